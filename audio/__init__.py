@@ -1,0 +1,1 @@
+"""Sound -> knock events: sources (microphone, file, video track) and the knock detector."""

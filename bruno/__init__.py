@@ -1,0 +1,1 @@
+"""The bruno application: command line, live session, footage review, announcements, reports."""

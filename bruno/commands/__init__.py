@@ -1,0 +1,1 @@
+"""The `bruno` subcommands, one module each."""

@@ -1,0 +1,77 @@
+"""`bruno replay EVENTS.jsonl`: the rulings an event log gives."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from bruno.errors import UserError
+from referee.eventlog import EventLogError, GameSetup, dumps, read_event_log
+from referee.events import EventError
+from referee.rulings import Ruling
+from referee.session import replay as replay_events
+
+
+def replay(
+    events: Annotated[Path, typer.Argument(help="An event log (JSONL, game line first).")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+    players: Annotated[int | None, typer.Option(help="Override the log's player count.")] = None,
+    dealer: Annotated[int | None, typer.Option(help="Override the log's dealer seat.")] = None,
+    variant: Annotated[str | None, typer.Option(help="Override the log's variant.")] = None,
+    setting: Annotated[
+        list[str] | None,
+        typer.Option("--set", metavar="NAME=VALUE",
+                     help="Override a rule setting, e.g. --set seg_after_s=8 (JSON value)."),
+    ] = None,
+) -> None:
+    """Print the rulings an event log gives: penalties, insticks, turns, scores."""
+    try:
+        log = read_event_log(events)
+        setup = log.setup.with_overrides(variant=variant, players=players, dealer=dealer,
+                                         **parse_settings(setting or []))
+        rulings = replay_events(setup.new_game(), log.events)
+    except (EventLogError, EventError) as error:
+        raise UserError(str(error)) from None
+    if as_json:
+        for ruling in rulings:
+            typer.echo(dumps(ruling.to_dict()))
+    else:
+        print_rulings(setup, rulings, source=str(events))
+
+
+def parse_settings(items: list[str]) -> dict[str, object]:
+    """`NAME=VALUE` pairs; the value is JSON (`8`, `null`, `true`) or else a plain string."""
+    settings: dict[str, object] = {}
+    for item in items:
+        name, sep, raw = item.partition("=")
+        if not sep or not name:
+            raise UserError(f"--set {item!r}: expected NAME=VALUE, e.g. --set seg_after_s=8")
+        try:
+            settings[name] = json.loads(raw)
+        except json.JSONDecodeError:
+            settings[name] = raw
+    return settings
+
+
+def print_rulings(setup: GameSetup, rulings: list[Ruling], source: str) -> None:
+    console = Console(highlight=False)
+    console.print(f"[bold]{source}[/]: {setup.variant}, {setup.players} players, "
+                  f"dealer seat {setup.dealer}")
+    table = Table(show_edge=False, pad_edge=False)
+    table.add_column("t (s)", justify="right")
+    table.add_column("seat", justify="right")
+    table.add_column("rule")
+    table.add_column("ref")
+    table.add_column("message")
+    for ruling in rulings:
+        style = "bold red" if ruling.is_penalty else ("dim" if ruling.rule == "turn" else "")
+        table.add_row(f"{ruling.t:.2f}", "?" if ruling.seat is None else str(ruling.seat),
+                      ruling.rule, ruling.ref or "", ruling.message, style=style)
+    console.print(table)
+    penalties = [r for r in rulings if r.is_penalty]
+    console.print(f"[bold]{len(penalties)} penalties[/] in {len(rulings)} rulings.")

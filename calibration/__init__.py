@@ -1,0 +1,1 @@
+"""Room profiles: camera geometry, colour, seats, microphone levels."""

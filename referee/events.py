@@ -1,0 +1,300 @@
+"""Observations the referee rules on: small immutable values, parsed from and written to the
+JSONL event log of DESIGN.md.
+
+Every event has `t`, seconds on the session clock, stamped when the thing happened (a card
+coming to rest, a knock's onset). Parsing is strict about what the referee needs and tolerant of
+extra keys a detector may add (they are ignored).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from referee.cards import Card, CardError, Color, parse_color
+
+
+class EventError(ValueError):
+    """An event that is not valid; the message names the field and what is expected."""
+
+
+CALL_WORDS: tuple[str, ...] = ("bruno", "uno", "pass", "seg", "stop", "go")
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of all observations. `kind` is the JSON `kind` field."""
+
+    t: float
+    kind: ClassVar[str] = ""
+    # Order at equal `t`, so that any arrival order of simultaneous events replays the same.
+    order: ClassVar[int] = 9
+
+    def fields(self) -> dict[str, Any]:
+        """The JSON fields after `t` and `kind`, in schema order."""
+        return {}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"t": self.t, "kind": self.kind, **self.fields()}
+
+    def sort_key(self) -> tuple:
+        """A total order: time first, then a fixed order of kinds and contents."""
+        return (self.t, self.order, repr(self.fields()))
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    """A card came to rest on top of the discard pile. `seat` is None when unseen."""
+
+    card: Card = field(default=None)  # type: ignore[assignment]
+    seat: int | None = None
+    confidence: float | None = None
+    alternatives: tuple[str, ...] = ()
+    kind: ClassVar[str] = "card"
+    order: ClassVar[int] = 2
+
+    def fields(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"card": self.card.token, "seat": self.seat}
+        if self.confidence is not None:
+            out["confidence"] = self.confidence
+        if self.alternatives:
+            out["alternatives"] = list(self.alternatives)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class CardRemoved(Event):
+    """The top card was taken back (the previous card shows again)."""
+
+    card: Card = field(default=None)  # type: ignore[assignment]
+    kind: ClassVar[str] = "card_removed"
+    order: ClassVar[int] = 1
+
+    def fields(self) -> dict[str, Any]:
+        return {"card": self.card.token}
+
+
+@dataclass(frozen=True, slots=True)
+class Knock(Event):
+    """A knock on the table was heard; `strength` in dB above the noise floor."""
+
+    strength: float | None = None
+    confidence: float | None = None
+    kind: ClassVar[str] = "knock"
+    order: ClassVar[int] = 4
+
+    def fields(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.strength is not None:
+            out["strength"] = self.strength
+        if self.confidence is not None:
+            out["confidence"] = self.confidence
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Event):
+    """`count` cards taken from a draw pile by `seat` (None when unseen)."""
+
+    seat: int | None = None
+    count: int = 1
+    kind: ClassVar[str] = "draw"
+    order: ClassVar[int] = 5
+
+    def fields(self) -> dict[str, Any]:
+        return {"seat": self.seat, "count": self.count}
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Event):
+    """A spoken or manually entered call: bruno, uno, pass, seg, stop, go."""
+
+    word: str = ""
+    seat: int | None = None
+    kind: ClassVar[str] = "call"
+    order: ClassVar[int] = 6
+
+    def fields(self) -> dict[str, Any]:
+        return {"seat": self.seat, "word": self.word}
+
+
+@dataclass(frozen=True, slots=True)
+class ColorNamed(Event):
+    """The colour named for a wild card."""
+
+    color: Color = Color.RED
+    seat: int | None = None
+    kind: ClassVar[str] = "color"
+    order: ClassVar[int] = 3
+
+    def fields(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"color": self.color.value}
+        if self.seat is not None:
+            out["seat"] = self.seat
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnd(Event):
+    """The round is over; the cards left in each hand, for scoring (seat -> cards)."""
+
+    hands: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    kind: ClassVar[str] = "round_end"
+    order: ClassVar[int] = 7
+
+    def fields(self) -> dict[str, Any]:
+        return {"hands": {str(seat): [c.token for c in cards] for seat, cards in self.hands}}
+
+
+EVENT_KINDS: dict[str, type[Event]] = {
+    cls.kind: cls for cls in (CardPlayed, CardRemoved, Knock, Draw, Call, ColorNamed, RoundEnd)
+}
+
+
+# --- parsing -------------------------------------------------------------------------------
+
+def parse_event(data: Any, players: int | None = None) -> Event:
+    """Build an event from one decoded JSON object; raise EventError naming the bad field.
+
+    `players`, when known, bounds the seat numbers (0..players-1).
+    """
+    if not isinstance(data, dict):
+        raise EventError(f"an event must be a JSON object, not {type(data).__name__}")
+    kind = data.get("kind")
+    if kind == "game":
+        raise EventError("the 'game' line must be the first line, and only once")
+    if kind not in EVENT_KINDS:
+        known = ", ".join(sorted(EVENT_KINDS))
+        raise EventError(f"unknown kind {kind!r} (expected one of: {known})")
+    t = parse_time(data)
+    parse = _PARSERS[kind]
+    return parse(data, t, players)
+
+
+def parse_time(data: dict[str, Any]) -> float:
+    t = data.get("t")
+    if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t):
+        raise EventError(f"'t' must be a number of seconds, got {t!r}")
+    if t < 0:
+        raise EventError(f"'t' must not be negative, got {t!r}")
+    return float(t)
+
+
+def _seat(data: dict[str, Any], players: int | None, required: bool = False) -> int | None:
+    if "seat" not in data:
+        if required:
+            raise EventError("'seat' is missing (use null when unknown)")
+        return None
+    seat = data["seat"]
+    if seat is None:
+        return None
+    if isinstance(seat, bool) or not isinstance(seat, int):
+        raise EventError(f"'seat' must be a seat number or null, got {seat!r}")
+    if seat < 0 or (players is not None and seat >= players):
+        limit = f"0..{players - 1}" if players else "0 or more"
+        raise EventError(f"'seat' {seat} is not at this table (seats are {limit})")
+    return seat
+
+
+def _card(data: dict[str, Any]) -> Card:
+    if "card" not in data:
+        raise EventError("'card' is missing")
+    try:
+        return Card.parse(data["card"])
+    except CardError as error:
+        raise EventError(str(error)) from None
+
+
+def _unit_interval(data: dict[str, Any], name: str) -> float | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise EventError(f"'{name}' must be a number from 0 to 1, got {value!r}")
+    return float(value)
+
+
+def _parse_card(data: dict[str, Any], t: float, players: int | None) -> CardPlayed:
+    alternatives = data.get("alternatives") or ()
+    if not isinstance(alternatives, list | tuple) or not all(
+        isinstance(a, str | dict) for a in alternatives
+    ):
+        raise EventError("'alternatives' must be a list")
+    tokens = tuple(a if isinstance(a, str) else str(a.get("card", "")) for a in alternatives)
+    return CardPlayed(
+        t=t,
+        card=_card(data),
+        seat=_seat(data, players),
+        confidence=_unit_interval(data, "confidence"),
+        alternatives=tokens,
+    )
+
+
+def _parse_card_removed(data: dict[str, Any], t: float, players: int | None) -> CardRemoved:
+    return CardRemoved(t=t, card=_card(data))
+
+
+def _parse_knock(data: dict[str, Any], t: float, players: int | None) -> Knock:
+    strength = data.get("strength")
+    if strength is not None and (
+        isinstance(strength, bool) or not isinstance(strength, int | float)
+        or not math.isfinite(strength)
+    ):
+        raise EventError(f"'strength' must be a number of dB, got {strength!r}")
+    return Knock(
+        t=t,
+        strength=None if strength is None else float(strength),
+        confidence=_unit_interval(data, "confidence"),
+    )
+
+
+def _parse_draw(data: dict[str, Any], t: float, players: int | None) -> Draw:
+    count = data.get("count", 1)
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise EventError(f"'count' must be a whole number of cards (1 or more), got {count!r}")
+    return Draw(t=t, seat=_seat(data, players), count=count)
+
+
+def _parse_call(data: dict[str, Any], t: float, players: int | None) -> Call:
+    word = data.get("word")
+    if word not in CALL_WORDS:
+        raise EventError(f"'word' must be one of {', '.join(CALL_WORDS)}, got {word!r}")
+    return Call(t=t, word=word, seat=_seat(data, players))
+
+
+def _parse_color(data: dict[str, Any], t: float, players: int | None) -> ColorNamed:
+    try:
+        color = parse_color(data.get("color"))
+    except CardError as error:
+        raise EventError(str(error)) from None
+    return ColorNamed(t=t, color=color, seat=_seat(data, players))
+
+
+def _parse_round_end(data: dict[str, Any], t: float, players: int | None) -> RoundEnd:
+    hands = data.get("hands")
+    if not isinstance(hands, dict):
+        raise EventError("'hands' must be an object of seat -> list of cards")
+    parsed: list[tuple[int, tuple[Card, ...]]] = []
+    for key, cards in hands.items():
+        seat = _seat({"seat": int(key) if str(key).isdigit() else key}, players)
+        if seat is None:
+            raise EventError(f"'hands' key {key!r} must be a seat number")
+        if not isinstance(cards, list):
+            raise EventError(f"'hands' of seat {seat} must be a list of cards")
+        try:
+            parsed.append((seat, tuple(Card.parse(c) for c in cards)))
+        except CardError as error:
+            raise EventError(f"'hands' of seat {seat}: {error}") from None
+    return RoundEnd(t=t, hands=tuple(sorted(parsed)))
+
+
+_PARSERS = {
+    "card": _parse_card,
+    "card_removed": _parse_card_removed,
+    "knock": _parse_knock,
+    "draw": _parse_draw,
+    "call": _parse_call,
+    "color": _parse_color,
+    "round_end": _parse_round_end,
+}

@@ -1,0 +1,524 @@
+"""The game object: Bruno's referee. `observe(event)` and `advance(t)` return rulings.
+
+Pure: no I/O, no wall clock, no globals. Events must arrive in time order (the session's reorder
+buffer sees to that); deadlines (a knock window closing, SEG) fire when the clock passes them.
+
+Bruno is the base rule set; other games subclass `Game` and override the hooks in the section
+"Rule hooks" (see `referee.variants`), the way python-chess does variants.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from referee import messages as say
+from referee.cards import Card, Color
+from referee.events import (
+    Call,
+    CardPlayed,
+    CardRemoved,
+    ColorNamed,
+    Draw,
+    Event,
+    Knock,
+    RoundEnd,
+)
+from referee.rules import RuleSet
+from referee.rulings import Ruling, info, penalty
+from referee.scoring import Scoreboard, hand_points
+
+HISTORY_DEPTH = 32
+"""How many cards back a `card_removed` can unwind (one is all a table needs; a few is safe)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """Everything a card on the pile changes; a snapshot is kept per card so that a card taken
+    back (P4) restores the game exactly."""
+
+    in_round: bool = False
+    top: Card | None = None
+    top_seat: int | None = None
+    active_color: Color | None = None
+    direction: int = 1
+    turn: int | None = None
+    turn_started: float = 0.0
+    streak_seat: int | None = None
+    """The seat that played the latest card(s) on its turn, while nobody else has played since."""
+    streak_cards: tuple[Card, ...] = ()
+    owed_draws: tuple[int, ...] = ()
+    """Cards each seat must take because of draw cards (B3, B9)."""
+    drawn_this_turn: int = 0
+    """Cards the turn holder took this turn beyond what it owed (B6)."""
+
+
+@dataclass(slots=True)
+class KnockObligation:
+    """A card that needs one knock, heard between `opens` and `deadline`. It leaves the list
+    when a knock satisfies it or when its deadline fires."""
+
+    card: Card
+    seat: int | None
+    card_t: float
+    opens: float
+    deadline: float
+    pile_id: int
+    ref: str
+    instick: bool
+
+
+@dataclass(slots=True)
+class _Clock:
+    now: float = 0.0
+    paused_at: float | None = None
+
+
+@dataclass(slots=True)
+class _Pile:
+    """Snapshots taken before each card, newest last, to unwind a card taken back."""
+
+    next_id: int = 0
+    history: list[tuple[int, Card, TableState]] = field(default_factory=list)
+
+
+class Game:
+    """A Bruno game at a table of `players` seats, `dealer` dealing the first round."""
+
+    name: ClassVar[str] = "bruno"
+    aliases: ClassVar[tuple[str, ...]] = ("Bruno",)
+    default_rules: ClassVar[RuleSet] = RuleSet()
+
+    def __init__(self, players: int, dealer: int = 0, rules: RuleSet | None = None) -> None:
+        if not 2 <= players <= 10:
+            raise ValueError(f"players must be 2..10, got {players}")
+        if not 0 <= dealer < players:
+            raise ValueError(f"dealer must be a seat 0..{players - 1}, got {dealer}")
+        self.players = players
+        self.dealer = dealer
+        self.rules = rules if rules is not None else self.default_rules
+        self.state = TableState(owed_draws=(0,) * players)
+        self.scoreboard = Scoreboard(players)
+        self.owed_penalties: list[int] = [0] * players
+        self.on_bruno: set[int] = set()
+        self.obligations: list[KnockObligation] = []
+        self.free_knocks: list[float] = []
+        self.match_over = False
+        self._clock = _Clock()
+        self._pile = _Pile()
+
+    # --- public API ----------------------------------------------------------------------
+
+    @property
+    def now(self) -> float:
+        return self._clock.now
+
+    @property
+    def paused(self) -> bool:
+        return self._clock.paused_at is not None
+
+    def observe(self, event: Event) -> list[Ruling]:
+        """Rule on one observation. Deadlines that passed before it fire first."""
+        out: list[Ruling] = []
+        self._fire_deadlines(event.t, inclusive=False, out=out)
+        self._clock.now = max(self._clock.now, event.t)
+        handler = getattr(self, "_on_" + event.kind)
+        handler(event, out)
+        return out
+
+    def advance(self, t: float) -> list[Ruling]:
+        """Move the clock to `t`: every deadline at or before `t` fires."""
+        out: list[Ruling] = []
+        self._fire_deadlines(t, inclusive=True, out=out)
+        self._clock.now = max(self._clock.now, t)
+        return out
+
+    def advance_before(self, t: float) -> list[Ruling]:
+        """Fire the deadlines strictly before `t` (used by the reorder buffer, which may still
+        release an event stamped exactly `t`)."""
+        out: list[Ruling] = []
+        self._fire_deadlines(t, inclusive=False, out=out)
+        return out
+
+    # --- rule hooks (variants override these) --------------------------------------------
+
+    def matches(self, card: Card) -> bool:
+        """B2: same colour, same value, or black. Anything goes on an empty pile or on a wild
+        whose colour was not named yet (the next card sets it)."""
+        s = self.state
+        if s.top is None or card.is_black:
+            return True
+        if s.active_color is None:
+            return s.top.is_black or card.value == s.top.value
+        return card.color == s.active_color or card.value == s.top.value
+
+    def is_instick(self, card: Card) -> bool:
+        """B7/B8: exactly identical to the top card, or a zero on a zero of any colour."""
+        top = self.state.top
+        if top is None:
+            return False
+        if card == top:
+            return True
+        return self.rules.zero_instick_any_color and card.is_zero and top.is_zero
+
+    def knock_ref(self, card: Card, instick: bool) -> str | None:
+        """The rule that makes this card need a knock (B7 instick, B8 zero), or None."""
+        if card.is_zero:
+            return "B8"
+        return "B7" if instick else None
+
+    def second_card_rule(self, seat: int, card: Card) -> tuple[str, str]:
+        """B4/B5: the ruling for a second card from the seat that just played its turn."""
+        for played in self.state.streak_cards:
+            if played.is_number and not played.is_zero and played.value == card.value \
+                    and played.color != card.color:
+                return "same_number_two_colors", "B5"
+        return "out_of_turn", "B4"
+
+    def apply_effect(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
+        """B3: the card's effect, played by `seat`; then the next turn begins."""
+        n = self.players
+        direction = self.state.direction
+        skips = card.skips_next
+        if card.value == "reverse":
+            if n == 2 and self.rules.two_player_reverse_skips:
+                skips = True
+            else:
+                direction = -direction
+                self.state = dataclasses.replace(self.state, direction=direction)
+        following = (seat + direction) % n
+        if skips:
+            victim = following
+            if card.draw_count:
+                self._owe_draw(victim, card.draw_count, t, out)
+            following = (victim + direction) % n
+        self._begin_turn(following, t, out)
+
+    def apply_first_card(self, card: Card, t: float, out: list[Ruling]) -> None:
+        """B1: the dealer's turned card acts as if an invisible player in the dealer's seat
+        played it; a reverse makes the dealer play first."""
+        if card.value == "reverse" and not (
+            self.players == 2 and self.rules.two_player_reverse_skips
+        ):
+            self.state = dataclasses.replace(self.state, direction=-self.state.direction)
+            self._begin_turn(self.dealer, t, out)
+            return
+        self.apply_effect(self.dealer, card, t, out)
+
+    def after_instick_draw(self, seat: int, card: Card) -> None:
+        """B9: by Bruno's decision the inserting player still takes its cards; a table may
+        choose that the insert passes the draw on instead."""
+        if self.rules.draw_instick_passes_on and card.draw_count:
+            owed = list(self.state.owed_draws)
+            owed[seat] = max(0, owed[seat] - card.draw_count)
+            self.state = dataclasses.replace(self.state, owed_draws=tuple(owed))
+
+    def score_hand(self, cards: tuple[Card, ...]) -> int:
+        """S1/S2."""
+        return hand_points(cards)
+
+    # --- events --------------------------------------------------------------------------
+
+    def _on_card(self, event: CardPlayed, out: list[Ruling]) -> None:
+        card, seat, t = event.card, event.seat, event.t
+        sure = event.confidence is None or event.confidence >= self.rules.min_card_confidence
+        if not self.state.in_round:
+            self._push(card)
+            self._start_round(card, t, out)
+            return
+        self._push(card)
+        if self.is_instick(card):
+            self._instick(seat, card, t, out)
+        elif seat is None:
+            self._unseen_play(card, t, sure, out)
+        elif self.state.turn is None or seat == self.state.turn:
+            if not (sure and not self.matches(card)):
+                self._turn_play(seat, card, t, out)
+            else:
+                self._illegal_play(seat, card, t, out)
+        elif seat == self.state.streak_seat:
+            rule, ref = self.second_card_rule(seat, card)
+            if rule != "out_of_turn" and not sure:
+                rule, ref = "out_of_turn", "B4"
+            self._erroneous_card(seat, card, t, rule, ref, out)
+        else:
+            self._erroneous_card(seat, card, t, "out_of_turn", "P2", out)
+
+    def _on_card_removed(self, event: CardRemoved, out: list[Ruling]) -> None:
+        history = self._pile.history
+        if not history or history[-1][1] != event.card or self.state.top != event.card:
+            return  # not the top card: a misreading, nothing to unwind
+        pile_id, _, before = history.pop()
+        self.obligations = [o for o in self.obligations if o.pile_id != pile_id]
+        self.state = before
+        if before.in_round and before.turn is not None:
+            out.append(info(event.t, "turn", before.turn,
+                            say.taken_back(event.card, before.turn)))
+
+    def _on_knock(self, event: Knock, out: list[Ruling]) -> None:
+        t = event.t
+        for obligation in self.obligations:  # oldest card first: it gets the knock
+            if obligation.opens <= t <= obligation.deadline:
+                self.obligations.remove(obligation)
+                return
+        # No card needs it yet: a card coming to rest just after it may (knock_before_s).
+        horizon = t - self.rules.knock_before_s
+        self.free_knocks = [k for k in self.free_knocks if k >= horizon]
+        self.free_knocks.append(t)
+
+    def _on_draw(self, event: Draw, out: list[Ruling]) -> None:
+        seat, s = event.seat, self.state
+        if seat is None or not s.in_round:
+            return
+        remaining = event.count
+        owed = list(s.owed_draws)
+        taken = min(remaining, owed[seat])
+        owed[seat] -= taken
+        remaining -= taken
+        taken = min(remaining, self.owed_penalties[seat])
+        self.owed_penalties[seat] -= taken
+        remaining -= taken
+        self.on_bruno.discard(seat)
+        drawn = s.drawn_this_turn + remaining if seat == s.turn else s.drawn_this_turn
+        self.state = dataclasses.replace(s, owed_draws=tuple(owed), drawn_this_turn=drawn)
+        if seat == s.turn and remaining and drawn >= self.rules.bruno_draw_count:
+            # B6: a player on Bruno who cannot play takes three cards and the turn moves on.
+            self._begin_turn(self._next_seat(seat), event.t, out)
+
+    def _on_call(self, event: Call, out: list[Ruling]) -> None:
+        word, seat, t = event.word, event.seat, event.t
+        if word == "stop":
+            if self._clock.paused_at is None:
+                self._clock.paused_at = t
+        elif word == "go":
+            self._resume(t)
+        elif word == "bruno":
+            if seat is not None:
+                self.on_bruno.add(seat)
+        elif word == "uno":
+            self._penalise(t, "wrong_call", seat, None, "P1", say.said_uno(seat), out)
+        elif word == "pass":
+            self._pass(seat, t, out)
+        elif word == "seg":
+            turn = self.state.turn
+            if self.state.in_round and turn is not None and seat != turn:
+                self._too_slow(turn, t, out)
+
+    def _on_color(self, event: ColorNamed, out: list[Ruling]) -> None:
+        s = self.state
+        if not s.in_round or s.top is None or not s.top.is_black:
+            return
+        self.state = dataclasses.replace(s, active_color=event.color)
+        out.append(info(event.t, "color", event.seat, say.color_named(event.color),
+                        color=event.color.value))
+
+    def _on_round_end(self, event: RoundEnd, out: list[Ruling]) -> None:
+        t = event.t
+        hands = dict(event.hands)
+        points = {seat: self.score_hand(hands.get(seat, ())) for seat in range(self.players)}
+        self.scoreboard.add_round(points)
+        out_seats = [seat for seat, cards in hands.items() if not cards]
+        winner = out_seats[0] if len(out_seats) == 1 else None
+        out.append(info(t, "round_over", winner, say.round_over(winner)))
+        for seat in range(self.players):
+            total = self.scoreboard.totals[seat]
+            out.append(info(t, "score", seat, say.score(seat, points[seat], total),
+                            points=points[seat], total=total))
+        if not self.match_over and self.scoreboard.is_over(self.rules.rounds,
+                                                           self.rules.target_score):
+            self.match_over = True
+            leaders = self.scoreboard.leaders()
+            leader = leaders[0] if len(leaders) == 1 else None
+            out.append(info(t, "match_over", leader,
+                            say.match_over(leaders, self.scoreboard.totals[leaders[0]])))
+        # The next round: the deal passes clockwise; open knock windows still close as usual.
+        self.dealer = (self.dealer + 1) % self.players
+        self.state = TableState(owed_draws=(0,) * self.players)
+        self._pile.history.clear()
+        self.on_bruno.clear()
+        self.owed_penalties = [0] * self.players
+
+    # --- plays ---------------------------------------------------------------------------
+
+    def _start_round(self, card: Card, t: float, out: list[Ruling]) -> None:
+        self.state = TableState(in_round=True, top=card, top_seat=self.dealer,
+                                active_color=card.color, owed_draws=(0,) * self.players)
+        if self.rules.first_card_needs_knock and card.is_zero:
+            self._require_knock(self.dealer, card, t, "B8", instick=False)
+        self.apply_first_card(card, t, out)
+
+    def _turn_play(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
+        self._lay(seat, card, streak=True)
+        ref = self.knock_ref(card, instick=False)
+        if ref:
+            self._require_knock(seat, card, t, ref, instick=False)
+        self.apply_effect(seat, card, t, out)
+
+    def _instick(self, seat: int | None, card: Card, t: float, out: list[Ruling]) -> None:
+        self._require_knock(seat, card, t, self.knock_ref(card, instick=True) or "B7",
+                            instick=True)
+        out.append(info(t, "instick", seat, say.instick(seat, card), card=card.token))
+        if seat is None:
+            # Play continues after the jumper, whom the camera did not see: the next card
+            # tells whose turn it is.
+            self._lay(None, card, streak=False)
+            if card.value == "reverse" and not (self.players == 2
+                                                and self.rules.two_player_reverse_skips):
+                self.state = dataclasses.replace(self.state, direction=-self.state.direction)
+            self.state = dataclasses.replace(self.state, turn=None)
+            return
+        self.after_instick_draw(seat, card)
+        self._lay(seat, card, streak=True)
+        self.apply_effect(seat, card, t, out)
+
+    def _unseen_play(self, card: Card, t: float, sure: bool, out: list[Ruling]) -> None:
+        """A card from a seat the camera could not see: judged on what is known. It is taken
+        as the turn holder's play; an error is announced without pinning it on anyone."""
+        turn = self.state.turn
+        if sure and not self.matches(card):
+            self._penalise(t, "illegal_card", None, card, "B2",
+                           say.illegal_card(None, card, self.state.top, self.state.active_color),
+                           out)
+        elif turn is not None:
+            ref = self.knock_ref(card, instick=False)
+            if ref:
+                self._require_knock(turn, card, t, ref, instick=False)
+        self._lay(None, card, streak=False)
+        if turn is None:
+            self.state = dataclasses.replace(self.state, turn=None)
+        else:
+            self.apply_effect(turn, card, t, out)
+
+    def _illegal_play(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
+        """P4: a wrong card on one's own turn stays, counts as the play, and takes effect."""
+        self._penalise(t, "illegal_card", seat, card, "B2",
+                       say.illegal_card(seat, card, self.state.top, self.state.active_color), out)
+        self._lay(seat, card, streak=True)
+        self.apply_effect(seat, card, t, out)
+
+    def _erroneous_card(self, seat: int, card: Card, t: float, rule: str, ref: str,
+                        out: list[Ruling]) -> None:
+        """P4: a card out of turn stays on top (later cards must match it), its effect does
+        not apply, and the turn stays where it was."""
+        message = (say.same_number(seat, card) if rule == "same_number_two_colors"
+                   else say.out_of_turn(seat, card, self.state.turn))
+        self._penalise(t, rule, seat, card, ref, message, out)
+        self._lay(seat, card, streak=False)
+
+    def _pass(self, seat: int | None, t: float, out: list[Ruling]) -> None:
+        turn = self.state.turn
+        if not self.state.in_round or turn is None or seat not in (None, turn):
+            return
+        if turn in self.on_bruno:
+            self._penalise(t, "wrong_call", turn, None, "P1", say.said_pass_on_bruno(turn), out)
+        self._begin_turn(self._next_seat(turn), t, out)
+
+    # --- state helpers -------------------------------------------------------------------
+
+    def _push(self, card: Card) -> None:
+        pile = self._pile
+        pile.history.append((pile.next_id, card, self.state))
+        pile.next_id += 1
+        if len(pile.history) > HISTORY_DEPTH:
+            del pile.history[0]
+
+    def _lay(self, seat: int | None, card: Card, streak: bool) -> None:
+        s = self.state
+        if streak and seat is not None and seat == s.streak_seat:
+            streak_cards = (*s.streak_cards, card)
+        elif streak:
+            streak_cards = (card,)
+        else:
+            streak_cards = ()
+        self.state = dataclasses.replace(
+            s, top=card, top_seat=seat, active_color=card.color,
+            streak_seat=seat if streak else None, streak_cards=streak_cards,
+        )
+
+    def _next_seat(self, seat: int) -> int:
+        return (seat + self.state.direction) % self.players
+
+    def _begin_turn(self, seat: int, t: float, out: list[Ruling]) -> None:
+        s = self.state
+        # A seat whose turn comes round again (two players, a skip) starts a fresh turn.
+        streak_seat, streak_cards = (None, ()) if seat == s.streak_seat else (
+            s.streak_seat, s.streak_cards)
+        self.state = dataclasses.replace(s, turn=seat, turn_started=t, drawn_this_turn=0,
+                                         streak_seat=streak_seat, streak_cards=streak_cards)
+        out.append(info(t, "turn", seat, say.turn(seat)))
+
+    def _owe_draw(self, seat: int, count: int, t: float, out: list[Ruling]) -> None:
+        owed = list(self.state.owed_draws)
+        owed[seat] += count
+        self.state = dataclasses.replace(self.state, owed_draws=tuple(owed))
+        out.append(info(t, "draw_due", seat, say.draw_due(seat, count), count=count))
+
+    def _penalise(self, t: float, rule: str, seat: int | None, card: Card | None, ref: str,
+                  message: str, out: list[Ruling]) -> None:
+        cards = self.rules.penalty_cards
+        if seat is not None:
+            self.owed_penalties[seat] += cards
+        out.append(penalty(t, rule, seat, cards, card.token if card else None, ref,
+                           message + say.penalty_suffix(seat, cards)))
+
+    def _require_knock(self, seat: int | None, card: Card, t: float, ref: str,
+                       instick: bool) -> None:
+        opens = t - self.rules.knock_before_s
+        obligation = KnockObligation(
+            card=card, seat=seat, card_t=t, opens=opens, deadline=t + self.rules.knock_after_s,
+            pile_id=self._pile.next_id - 1, ref=ref, instick=instick,
+        )
+        for i, knock_t in enumerate(self.free_knocks):
+            if knock_t >= opens:
+                del self.free_knocks[i]  # heard just before the card: it counts for it
+                return
+        self.obligations.append(obligation)
+
+    def _too_slow(self, seat: int, t: float, out: list[Ruling]) -> None:
+        self._penalise(t, "too_slow", seat, None, "P3", say.too_slow(seat), out)
+        self._begin_turn(self._next_seat(seat), t, out)
+
+    def _resume(self, t: float) -> None:
+        paused_at = self._clock.paused_at
+        if paused_at is None:
+            return
+        self._clock.paused_at = None
+        # B11: the clocks stood still between STOP and GO, so every deadline moves on.
+        shift = max(0.0, t - paused_at)
+        for obligation in self.obligations:
+            obligation.deadline += shift
+        self.state = dataclasses.replace(self.state,
+                                         turn_started=self.state.turn_started + shift)
+
+    # --- deadlines -----------------------------------------------------------------------
+
+    def _seg_deadline(self) -> float | None:
+        s = self.state
+        if self.rules.seg_after_s is None or not s.in_round or s.turn is None:
+            return None
+        return s.turn_started + self.rules.seg_after_s
+
+    def _fire_deadlines(self, t: float, inclusive: bool, out: list[Ruling]) -> None:
+        """Fire every deadline before `t` (or at it, when inclusive), earliest first."""
+        if self._clock.paused_at is not None:
+            return
+        while True:
+            due = [o for o in self.obligations
+                   if o.deadline < t or (inclusive and o.deadline == t)]
+            knock = min(due, key=lambda o: (o.deadline, o.card_t)) if due else None
+            seg = self._seg_deadline()
+            seg_due = seg is not None and (seg < t or (inclusive and seg == t))
+            if knock is not None and (not seg_due or knock.deadline <= seg):
+                self._missed_knock(knock, out)
+            elif seg_due:
+                self._too_slow(self.state.turn, seg, out)
+            else:
+                break
+
+    def _missed_knock(self, obligation: KnockObligation, out: list[Ruling]) -> None:
+        self.obligations.remove(obligation)
+        self._penalise(obligation.deadline, "missed_knock", obligation.seat,
+                       obligation.card, obligation.ref,
+                       say.missed_knock(obligation.seat, obligation.card, obligation.instick),
+                       out)

@@ -1,0 +1,102 @@
+"""Plain-English messages for rulings: each names the seat, the card and the penalty.
+
+A seat the camera could not see is never guessed: the message says so instead.
+"""
+
+from __future__ import annotations
+
+from referee.cards import Card, Color
+
+_NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def count_words(n: int) -> str:
+    return _NUMBER_WORDS.get(n, str(n))
+
+
+def seat_name(seat: int | None) -> str:
+    return "Someone (the camera could not see who)" if seat is None else f"Seat {seat}"
+
+
+def _cards(n: int) -> str:
+    return f"{count_words(n)} card" + ("" if n == 1 else "s")
+
+
+def penalty_suffix(seat: int | None, cards: int) -> str:
+    penalty = f"{count_words(cards)} penalty card" + ("" if cards == 1 else "s")
+    if seat is None:
+        return f": whoever it was takes {penalty}."
+    return f": {penalty}."
+
+
+def missed_knock(seat: int | None, card: Card, instick: bool) -> str:
+    verb = "inserted" if instick else "played"
+    return f"{seat_name(seat)} {verb} the {card.name} without knocking"
+
+
+def illegal_card(seat: int | None, card: Card, top: Card | None, color: Color | None) -> str:
+    if top is None:
+        target = "the pile"
+    elif top.is_black and color is not None:
+        target = f"the {top.name} ({color.word})"
+    else:
+        target = f"the {top.name}"
+    return f"{seat_name(seat)} played the {card.name}, which does not match {target}"
+
+
+def out_of_turn(seat: int, card: Card, turn: int | None) -> str:
+    whose = f"; it is seat {turn}'s turn" if turn is not None else ""
+    return f"Seat {seat} played the {card.name} out of turn{whose}"
+
+
+def same_number(seat: int, card: Card) -> str:
+    return (f"Seat {seat} played the {card.name} after the same number in another colour "
+            "in one turn")
+
+
+def too_slow(seat: int) -> str:
+    return f"SEG! Seat {seat} was too slow; the turn passes on"
+
+
+def said_uno(seat: int | None) -> str:
+    return f'{seat_name(seat)} said "UNO" instead of "Bruno"'
+
+
+def said_pass_on_bruno(seat: int) -> str:
+    return f'Seat {seat} said "pass" while on Bruno (that draw is silent)'
+
+
+def instick(seat: int | None, card: Card) -> str:
+    who = "by an unseen seat" if seat is None else f"by seat {seat}"
+    return f"Instick {who}: the {card.name}."
+
+
+def turn(seat: int) -> str:
+    return f"Seat {seat} to play."
+
+
+def taken_back(card: Card, seat: int) -> str:
+    return f"The {card.name} was taken back; seat {seat} to play."
+
+
+def draw_due(seat: int, count: int) -> str:
+    return f"Seat {seat} takes {_cards(count)} and misses the turn."
+
+
+def color_named(color: Color) -> str:
+    return f"The colour is {color.word}."
+
+
+def round_over(winner: int | None) -> str:
+    return "Round over." if winner is None else f"Round over: seat {winner} went out."
+
+
+def score(seat: int, points: int, total: int) -> str:
+    return f"Seat {seat}: {points} points this round, {total} in total."
+
+
+def match_over(leaders: list[int], total: int) -> str:
+    if len(leaders) == 1:
+        return f"Match over: seat {leaders[0]} wins with {total} points."
+    seats = ", ".join(str(s) for s in leaders)
+    return f"Match over: seats {seats} share the win with {total} points."

@@ -1,0 +1,99 @@
+"""The rule set: every setting a table can change, with the defaults of RULES.md.
+
+A rule set is data. Every field can be overridden by name from the event log's `game` line or
+from the command line; variants (see `referee.variants`) bring their own defaults.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+from typing import Any
+
+
+class RuleSetError(ValueError):
+    """A setting that does not exist or has a value of the wrong kind."""
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """Settings of a game. Times are in seconds on the session clock."""
+
+    knock_before_s: float = 0.3
+    """A knock counts for a card if heard up to this long before the card comes to rest."""
+    knock_after_s: float = 1.5
+    """... or up to this long after it (RULES: knock timing decision)."""
+    seg_after_s: float | None = None
+    """The referee calls SEG (too slow) this long after a turn began; None = off (P3)."""
+    penalty_cards: int = 2
+    """Cards an offender takes for any error (P1)."""
+    two_player_reverse_skips: bool = True
+    """With two players, reverse acts as skip (B3 decision)."""
+    draw_instick_passes_on: bool = False
+    """B9: False (Bruno) = a player who inserts on a draw card still takes the cards, and the next
+    player must take the same number too; True = the insert passes the draw on instead."""
+    zero_instick_any_color: bool = True
+    """B8: a zero may be inserted on a zero of any colour."""
+    first_card_needs_knock: bool = False
+    """Whether the dealer's turned card needs a knock when it is a zero (it is nobody's play)."""
+    bruno_draw_count: int = 3
+    """B6: cards a player on Bruno (one card left) takes when they cannot play."""
+    min_card_confidence: float = 0.5
+    """Below this recognition confidence the referee rules on nothing that depends on which card
+    it was (illegal card, same number in two colours): it says less rather than guess."""
+    rounds: int | None = None
+    """S3: the match ends after this many rounds (None = no limit)."""
+    target_score: int | None = None
+    """S3: the match ends when someone's total reaches this (None = no limit), e.g. 500."""
+
+    def with_overrides(self, overrides: dict[str, Any]) -> RuleSet:
+        """A copy with the named settings changed; raise RuleSetError for unknown names or
+        values of the wrong kind."""
+        changes = {name: _checked(name, value) for name, value in overrides.items()}
+        return dataclasses.replace(self, **changes)
+
+    @classmethod
+    def setting_names(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in dataclasses.fields(cls))
+
+
+_KINDS: dict[str, tuple[type, bool]] = {
+    # name: (type, None allowed)
+    "knock_before_s": (float, False),
+    "knock_after_s": (float, False),
+    "seg_after_s": (float, True),
+    "penalty_cards": (int, False),
+    "two_player_reverse_skips": (bool, False),
+    "draw_instick_passes_on": (bool, False),
+    "zero_instick_any_color": (bool, False),
+    "first_card_needs_knock": (bool, False),
+    "bruno_draw_count": (int, False),
+    "min_card_confidence": (float, False),
+    "rounds": (int, True),
+    "target_score": (int, True),
+}
+
+
+def _checked(name: str, value: Any) -> Any:
+    if name not in _KINDS:
+        known = ", ".join(RuleSet.setting_names())
+        raise RuleSetError(f"unknown setting {name!r} (settings are: {known})")
+    kind, nullable = _KINDS[name]
+    if value is None:
+        if nullable:
+            return None
+        raise RuleSetError(f"setting {name!r} cannot be null")
+    if kind is bool:
+        if isinstance(value, bool):
+            return value
+        raise RuleSetError(f"setting {name!r} must be true or false, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise RuleSetError(f"setting {name!r} must be a number, got {value!r}")
+    if value < 0:
+        raise RuleSetError(f"setting {name!r} must not be negative, got {value!r}")
+    if kind is int:
+        if value != int(value):
+            raise RuleSetError(f"setting {name!r} must be a whole number, got {value!r}")
+        return int(value)
+    return float(value)

@@ -1,0 +1,78 @@
+"""What the referee says: penalties (`kind: "ruling"`) and information (`kind: "info"`).
+
+The JSON form is a contract (DESIGN.md): field names and order are fixed here, in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+PENALTY_RULES: tuple[str, ...] = (
+    "illegal_card",
+    "out_of_turn",
+    "missed_knock",
+    "same_number_two_colors",
+    "too_slow",
+    "wrong_call",
+)
+INFO_RULES: tuple[str, ...] = (
+    "instick",
+    "turn",
+    "color",
+    "draw_due",
+    "round_over",
+    "score",
+    "match_over",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """One thing the referee says. `t` is when it was decided, on the session clock.
+
+    Penalties carry `penalty` (cards to take) and `ref` (the RULES.md id). Info lines carry
+    only the fields their rule needs: `card`, `color`, `count` (draw_due), `points` and
+    `total` (score), `winner` (match_over).
+    """
+
+    t: float
+    kind: str
+    rule: str
+    seat: int | None
+    message: str
+    penalty: int | None = None
+    card: str | None = None
+    ref: str | None = None
+    color: str | None = None
+    count: int | None = None
+    points: int | None = None
+    total: int | None = None
+
+    @property
+    def is_penalty(self) -> bool:
+        return self.kind == "ruling"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON object of DESIGN.md, keys in a fixed order, `t` rounded to milliseconds."""
+        out: dict[str, Any] = {"t": round(self.t, 3), "kind": self.kind, "rule": self.rule,
+                               "seat": self.seat}
+        if self.is_penalty:
+            out.update(penalty=self.penalty, card=self.card, ref=self.ref)
+        else:
+            for name in ("card", "color", "count", "points", "total"):
+                value = getattr(self, name)
+                if value is not None:
+                    out[name] = value
+        out["message"] = self.message
+        return out
+
+
+def penalty(t: float, rule: str, seat: int | None, cards: int, card: str | None, ref: str,
+            message: str) -> Ruling:
+    return Ruling(t=t, kind="ruling", rule=rule, seat=seat, penalty=cards, card=card, ref=ref,
+                  message=message)
+
+
+def info(t: float, rule: str, seat: int | None, message: str, **fields: Any) -> Ruling:
+    return Ruling(t=t, kind="info", rule=rule, seat=seat, message=message, **fields)

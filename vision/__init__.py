@@ -1,0 +1,1 @@
+"""Frames -> card events: frame sources, card recogniser, pile and seat tracking."""
