@@ -28,3 +28,13 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+
+# The card recogniser's training recipe: renders crops, trains, writes models/cards.onnx.
+# torch lives in its own venv (.venv-train); the runtime never imports it.
+TRAIN_VENV := .venv-train
+.PHONY: train-cards
+train-cards:
+	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
+	$(TRAIN_VENV)/bin/python -m pip install --quiet torch==2.13.0 'onnx>=1.16' numpy \
+		opencv-python-headless onnxruntime
+	$(TRAIN_VENV)/bin/python -m models.train_cards

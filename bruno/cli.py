@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from bruno.commands import replay
+from bruno.commands import identify, replay
 from bruno.errors import UserError
 
 app = typer.Typer(
@@ -25,6 +25,7 @@ def _root() -> None:
 
 
 app.command("replay")(replay.replay)
+app.command("identify")(identify.identify)
 
 
 def main() -> None:

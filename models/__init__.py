@@ -1,0 +1,1 @@
+"""The shipped card classifier (ONNX) and the recipe that trains it."""

@@ -1,0 +1,67 @@
+"""The card renderer: deterministic from a seed, every token drawn and labelled right."""
+
+import numpy as np
+import pytest
+
+from referee.cards import ALL_TOKENS
+from vision.render import (
+    FACE_H,
+    FACE_W,
+    NOT_CARD,
+    face_mask,
+    render_crop,
+    render_face,
+    render_scene,
+)
+
+
+def test_the_same_seed_draws_the_same_face_and_another_seed_does_not():
+    a = render_face("y_9", 7)
+    assert np.array_equal(a, render_face("y_9", 7))
+    assert not np.array_equal(a, render_face("y_9", 8))
+
+
+def test_the_same_seed_draws_the_same_scene():
+    img1, cards1 = render_scene(3, size=(180, 320), n_cards=2, pile=2)
+    img2, cards2 = render_scene(3, size=(180, 320), n_cards=2, pile=2)
+    assert np.array_equal(img1, img2)
+    assert [c.token for c in cards1] == [c.token for c in cards2]
+
+
+@pytest.mark.parametrize("token", ALL_TOKENS)
+def test_every_token_renders_as_a_card_face(token):
+    face = render_face(token, 1)
+    assert face.shape == (FACE_H, FACE_W, 3) and face.dtype == np.uint8
+    inside = face[face_mask() > 0]
+    assert inside.std() > 20  # something is printed on it
+    # The white border shows along the long sides.
+    assert face[FACE_H // 2, 3].min() > 150 and face[FACE_H // 2, FACE_W - 4].min() > 150
+
+
+def test_the_colour_of_a_face_is_its_token_colour():
+    import cv2
+
+    hues = {"r": (0, 12), "y": (18, 35), "g": (45, 85), "b": (95, 125)}
+    for token in ("r_5", "y_5", "g_5", "b_5"):
+        face = render_face(token, 2)
+        body = cv2.cvtColor(face[20:40, FACE_W // 2 - 5:FACE_W // 2 + 5], cv2.COLOR_BGR2HSV)
+        hue = np.median(body[..., 0])
+        lo, hi = hues[token[0]]
+        assert lo <= hue <= hi or (token[0] == "r" and hue >= 170), (token, hue)
+
+
+def test_a_scene_returns_each_whole_card_with_its_token_and_corners_in_the_image():
+    tokens = ["r_1", "g_skip", "wild", "b_draw_2", "y_reverse"]
+    img, cards = render_scene(5, size=(360, 640), n_cards=3, pile=2, tokens=tokens)
+    assert img.shape == (360, 640, 3)
+    # The pile's bottom card is hidden; its top card and the three scattered ones are whole.
+    assert [c.token for c in cards] == tokens[1:]
+    for c in cards:
+        assert c.quad.shape == (4, 2)
+        assert (c.quad[:, 0] > -5).all() and (c.quad[:, 0] < 645).all()
+
+
+def test_training_crops_are_canonical_size_for_cards_and_non_cards():
+    for label in ("g_7", NOT_CARD):
+        crop = render_crop(label, 11)
+        assert crop.shape == (96, 64, 3) and crop.dtype == np.uint8

@@ -1,0 +1,45 @@
+"""The recogniser on a few real photos from ../shared/data (skipped when it is absent), and the
+evaluation's scene matching rule."""
+
+import csv
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.classify import MODEL_PATH
+from vision.evaluate import match_scene, shared_data_dir
+from vision.recognise import CardSighting, recognise
+
+CARDS = shared_data_dir() / "cards-dev"
+needs_data = pytest.mark.skipif(
+    not (CARDS / "labels.csv").is_file() or not MODEL_PATH.is_file(),
+    reason="shared data (../shared/data or $BRUNO_SHARED_DATA) or card model absent")
+
+
+@needs_data
+def test_most_single_card_photos_of_each_source_are_read_right():
+    with open(CARDS / "labels.csv", newline="") as f:
+        rows = list(csv.DictReader(f))[::9]
+    right = 0
+    for r in rows:
+        sightings = recognise(cv2.imread(str(CARDS / r["path"])))
+        right += bool(sightings) and sightings[0].card == r["card"]
+    assert right / len(rows) >= 0.8, f"{right}/{len(rows)}"
+
+
+def _sighting(card, x0, y0, x1, y1):
+    quad = ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+    return CardSighting(card, 0.9, "r_1", quad, ((x0 + x1) / 2, (y0 + y1) / 2))
+
+
+def test_a_labelled_card_is_found_only_by_a_sighting_of_its_token_covering_its_corner():
+    sightings = [_sighting("r_7", 0, 0, 100, 150), _sighting("b_2", 200, 0, 300, 150)]
+    found, wrong, misses = match_scene(sightings, [("r_7", 10, 12), ("g_2", 210, 12)])
+    assert (found, wrong) == (1, 1) and misses == [("g_2", "b_2")]
+
+
+def test_a_sighting_in_a_frame_without_cards_is_a_wrong_card():
+    found, wrong, _ = match_scene([_sighting("wild", 0, 0, 10, 15)], [])
+    assert (found, wrong) == (0, 1)
+    assert np.isfinite(found)

@@ -1,0 +1,52 @@
+"""Card crops -> token probabilities with the shipped ONNX model (onnxruntime; no torch).
+
+The model (`models/cards.onnx`, trained by `models/train_cards.py`) takes white-balanced crops
+from `vision.rectify` and returns calibrated probabilities over the 54 card tokens and
+`not_card`. Its label list is read from the model's own metadata, so model and code cannot
+disagree about the order.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "cards.onnx"
+NOT_CARD = "not_card"
+
+
+class CardClassifier:
+    """An onnxruntime session over the card model. `threads` = intra-op threads (1 = one core)."""
+
+    def __init__(self, path: Path | str = MODEL_PATH, threads: int = 1) -> None:
+        import onnxruntime as ort
+
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(f"card model not found at {path}; run `make train-cards`")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        meta = self.session.get_modelmeta().custom_metadata_map
+        self.labels: tuple[str, ...] = tuple(json.loads(meta["labels"]))
+        self.metadata = dict(meta)
+        shape = self.session.get_inputs()[0].shape
+        self.crop_hw = (int(shape[2]), int(shape[3]))
+        self._input = self.session.get_inputs()[0].name
+
+    def probabilities(self, crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
+        """[N, len(labels)] probabilities for N crops (each H x W x 3 BGR uint8)."""
+        if len(crops) == 0:
+            return np.zeros((0, len(self.labels)), np.float32)
+        x = np.ascontiguousarray(np.stack(crops).transpose(0, 3, 1, 2), np.float32) / 255.0
+        return self.session.run(None, {self._input: x})[0]
+
+
+@lru_cache(maxsize=4)
+def default_classifier(path: str = str(MODEL_PATH), threads: int = 1) -> CardClassifier:
+    """The shared classifier for `path` (loaded once per process)."""
+    return CardClassifier(path, threads)
