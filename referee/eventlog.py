@@ -34,9 +34,11 @@ class GameSetup:
     t: float = 0.0
 
     def with_overrides(self, variant: str | None = None, players: int | None = None,
-                       dealer: int | None = None, **settings: Any) -> GameSetup:
-        """A copy with command-line options applied over the log's own values."""
-        merged = {**self.settings, **{k: v for k, v in settings.items() if v is not None}}
+                       dealer: int | None = None,
+                       settings: dict[str, Any] | None = None) -> GameSetup:
+        """A copy with command-line options applied over the log's own values (a setting may
+        be overridden with None, e.g. to turn SEG off)."""
+        merged = {**self.settings, **(settings or {})}
         setup = GameSetup(
             variant=variant or self.variant,
             players=players if players is not None else self.players,

@@ -9,13 +9,13 @@ Bruno is the base rule set; other games subclass `Game` and override the hooks i
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from typing import ClassVar
 
 from referee import messages as say
 from referee.cards import Card, Color
 from referee.events import (
+    EVENT_KINDS,
     Call,
     CardPlayed,
     CardRemoved,
@@ -33,7 +33,7 @@ HISTORY_DEPTH = 32
 """How many cards back a `card_removed` can unwind (one is all a table needs; a few is safe)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TableState:
     """Everything a card on the pile changes; a snapshot is kept per card so that a card taken
     back (P4) restores the game exactly."""
@@ -48,10 +48,16 @@ class TableState:
     streak_seat: int | None = None
     """The seat that played the latest card(s) on its turn, while nobody else has played since."""
     streak_cards: tuple[Card, ...] = ()
-    owed_draws: tuple[int, ...] = ()
+    owed_draws: list[int] = field(default_factory=list)
     """Cards each seat must take because of draw cards (B3, B9)."""
     drawn_this_turn: int = 0
     """Cards the turn holder took this turn beyond what it owed (B6)."""
+
+    def snapshot(self) -> TableState:
+        """An independent copy (written out: this runs for every card, and it is the hot path)."""
+        return TableState(self.in_round, self.top, self.top_seat, self.active_color,
+                          self.direction, self.turn, self.turn_started, self.streak_seat,
+                          self.streak_cards, list(self.owed_draws), self.drawn_this_turn)
 
 
 @dataclass(slots=True)
@@ -98,7 +104,7 @@ class Game:
         self.players = players
         self.dealer = dealer
         self.rules = rules if rules is not None else self.default_rules
-        self.state = TableState(owed_draws=(0,) * players)
+        self.state = TableState(owed_draws=[0] * players)
         self.scoreboard = Scoreboard(players)
         self.owed_penalties: list[int] = [0] * players
         self.on_bruno: set[int] = set()
@@ -107,6 +113,7 @@ class Game:
         self.match_over = False
         self._clock = _Clock()
         self._pile = _Pile()
+        self._handlers = {kind: getattr(self, "_on_" + kind) for kind in EVENT_KINDS}
 
     # --- public API ----------------------------------------------------------------------
 
@@ -122,9 +129,9 @@ class Game:
         """Rule on one observation. Deadlines that passed before it fire first."""
         out: list[Ruling] = []
         self._fire_deadlines(event.t, inclusive=False, out=out)
-        self._clock.now = max(self._clock.now, event.t)
-        handler = getattr(self, "_on_" + event.kind)
-        handler(event, out)
+        if event.t > self._clock.now:
+            self._clock.now = event.t
+        self._handlers[event.kind](event, out)
         return out
 
     def advance(self, t: float) -> list[Ruling]:
@@ -186,7 +193,7 @@ class Game:
                 skips = True
             else:
                 direction = -direction
-                self.state = dataclasses.replace(self.state, direction=direction)
+                self.state.direction = direction
         following = (seat + direction) % n
         if skips:
             victim = following
@@ -201,7 +208,7 @@ class Game:
         if card.value == "reverse" and not (
             self.players == 2 and self.rules.two_player_reverse_skips
         ):
-            self.state = dataclasses.replace(self.state, direction=-self.state.direction)
+            self.state.direction = -self.state.direction
             self._begin_turn(self.dealer, t, out)
             return
         self.apply_effect(self.dealer, card, t, out)
@@ -210,9 +217,8 @@ class Game:
         """B9: by Bruno's decision the inserting player still takes its cards; a table may
         choose that the insert passes the draw on instead."""
         if self.rules.draw_instick_passes_on and card.draw_count:
-            owed = list(self.state.owed_draws)
+            owed = self.state.owed_draws
             owed[seat] = max(0, owed[seat] - card.draw_count)
-            self.state = dataclasses.replace(self.state, owed_draws=tuple(owed))
 
     def score_hand(self, cards: tuple[Card, ...]) -> int:
         """S1/S2."""
@@ -272,7 +278,7 @@ class Game:
         if seat is None or not s.in_round:
             return
         remaining = event.count
-        owed = list(s.owed_draws)
+        owed = s.owed_draws
         taken = min(remaining, owed[seat])
         owed[seat] -= taken
         remaining -= taken
@@ -280,9 +286,9 @@ class Game:
         self.owed_penalties[seat] -= taken
         remaining -= taken
         self.on_bruno.discard(seat)
-        drawn = s.drawn_this_turn + remaining if seat == s.turn else s.drawn_this_turn
-        self.state = dataclasses.replace(s, owed_draws=tuple(owed), drawn_this_turn=drawn)
-        if seat == s.turn and remaining and drawn >= self.rules.bruno_draw_count:
+        if seat == s.turn:
+            s.drawn_this_turn += remaining
+        if seat == s.turn and remaining and s.drawn_this_turn >= self.rules.bruno_draw_count:
             # B6: a player on Bruno who cannot play takes three cards and the turn moves on.
             self._begin_turn(self._next_seat(seat), event.t, out)
 
@@ -309,7 +315,7 @@ class Game:
         s = self.state
         if not s.in_round or s.top is None or not s.top.is_black:
             return
-        self.state = dataclasses.replace(s, active_color=event.color)
+        s.active_color = event.color
         out.append(info(event.t, "color", event.seat, say.color_named(event.color),
                         color=event.color.value))
 
@@ -334,7 +340,7 @@ class Game:
                             say.match_over(leaders, self.scoreboard.totals[leaders[0]])))
         # The next round: the deal passes clockwise; open knock windows still close as usual.
         self.dealer = (self.dealer + 1) % self.players
-        self.state = TableState(owed_draws=(0,) * self.players)
+        self.state = TableState(owed_draws=[0] * self.players)
         self._pile.history.clear()
         self.on_bruno.clear()
         self.owed_penalties = [0] * self.players
@@ -343,7 +349,7 @@ class Game:
 
     def _start_round(self, card: Card, t: float, out: list[Ruling]) -> None:
         self.state = TableState(in_round=True, top=card, top_seat=self.dealer,
-                                active_color=card.color, owed_draws=(0,) * self.players)
+                                active_color=card.color, owed_draws=[0] * self.players)
         if self.rules.first_card_needs_knock and card.is_zero:
             self._require_knock(self.dealer, card, t, "B8", instick=False)
         self.apply_first_card(card, t, out)
@@ -365,8 +371,8 @@ class Game:
             self._lay(None, card, streak=False)
             if card.value == "reverse" and not (self.players == 2
                                                 and self.rules.two_player_reverse_skips):
-                self.state = dataclasses.replace(self.state, direction=-self.state.direction)
-            self.state = dataclasses.replace(self.state, turn=None)
+                self.state.direction = -self.state.direction
+            self.state.turn = None
             return
         self.after_instick_draw(seat, card)
         self._lay(seat, card, streak=True)
@@ -385,9 +391,7 @@ class Game:
             if ref:
                 self._require_knock(turn, card, t, ref, instick=False)
         self._lay(None, card, streak=False)
-        if turn is None:
-            self.state = dataclasses.replace(self.state, turn=None)
-        else:
+        if turn is not None:
             self.apply_effect(turn, card, t, out)
 
     def _illegal_play(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
@@ -418,7 +422,7 @@ class Game:
 
     def _push(self, card: Card) -> None:
         pile = self._pile
-        pile.history.append((pile.next_id, card, self.state))
+        pile.history.append((pile.next_id, card, self.state.snapshot()))
         pile.next_id += 1
         if len(pile.history) > HISTORY_DEPTH:
             del pile.history[0]
@@ -431,27 +435,22 @@ class Game:
             streak_cards = (card,)
         else:
             streak_cards = ()
-        self.state = dataclasses.replace(
-            s, top=card, top_seat=seat, active_color=card.color,
-            streak_seat=seat if streak else None, streak_cards=streak_cards,
-        )
+        s.top, s.top_seat, s.active_color = card, seat, card.color
+        s.streak_seat, s.streak_cards = (seat if streak else None), streak_cards
 
     def _next_seat(self, seat: int) -> int:
         return (seat + self.state.direction) % self.players
 
     def _begin_turn(self, seat: int, t: float, out: list[Ruling]) -> None:
         s = self.state
-        # A seat whose turn comes round again (two players, a skip) starts a fresh turn.
-        streak_seat, streak_cards = (None, ()) if seat == s.streak_seat else (
-            s.streak_seat, s.streak_cards)
-        self.state = dataclasses.replace(s, turn=seat, turn_started=t, drawn_this_turn=0,
-                                         streak_seat=streak_seat, streak_cards=streak_cards)
+        if seat == s.streak_seat:
+            # A seat whose turn comes round again (two players, a skip) starts a fresh turn.
+            s.streak_seat, s.streak_cards = None, ()
+        s.turn, s.turn_started, s.drawn_this_turn = seat, t, 0
         out.append(info(t, "turn", seat, say.turn(seat)))
 
     def _owe_draw(self, seat: int, count: int, t: float, out: list[Ruling]) -> None:
-        owed = list(self.state.owed_draws)
-        owed[seat] += count
-        self.state = dataclasses.replace(self.state, owed_draws=tuple(owed))
+        self.state.owed_draws[seat] += count
         out.append(info(t, "draw_due", seat, say.draw_due(seat, count), count=count))
 
     def _penalise(self, t: float, rule: str, seat: int | None, card: Card | None, ref: str,
@@ -488,8 +487,7 @@ class Game:
         shift = max(0.0, t - paused_at)
         for obligation in self.obligations:
             obligation.deadline += shift
-        self.state = dataclasses.replace(self.state,
-                                         turn_started=self.state.turn_started + shift)
+        self.state.turn_started += shift
 
     # --- deadlines -----------------------------------------------------------------------
 
@@ -503,6 +501,9 @@ class Game:
         """Fire every deadline before `t` (or at it, when inclusive), earliest first."""
         if self._clock.paused_at is not None:
             return
+        seg = self._seg_deadline()
+        if not self.obligations and (seg is None or seg > t):
+            return  # the common case: nothing is due
         while True:
             due = [o for o in self.obligations
                    if o.deadline < t or (inclusive and o.deadline == t)]

@@ -33,7 +33,7 @@ def replay(
     try:
         log = read_event_log(events)
         setup = log.setup.with_overrides(variant=variant, players=players, dealer=dealer,
-                                         **parse_settings(setting or []))
+                                         settings=parse_settings(setting or []))
         rulings = replay_events(setup.new_game(), log.events)
     except (EventLogError, EventError) as error:
         raise UserError(str(error)) from None

@@ -1,0 +1,63 @@
+"""Small builders for refereeing scenarios written as event logs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.eventlog import GameSetup
+from referee.events import parse_event
+from referee.session import replay
+
+
+def card(t: float, token: str, seat: int | None, **extra: Any) -> dict[str, Any]:
+    return {"t": t, "kind": "card", "card": token, "seat": seat, **extra}
+
+
+def knock(t: float) -> dict[str, Any]:
+    return {"t": t, "kind": "knock"}
+
+
+def draw(t: float, seat: int | None, count: int = 1) -> dict[str, Any]:
+    return {"t": t, "kind": "draw", "seat": seat, "count": count}
+
+
+def call(t: float, word: str, seat: int | None = None) -> dict[str, Any]:
+    return {"t": t, "kind": "call", "seat": seat, "word": word}
+
+
+def color(t: float, letter: str) -> dict[str, Any]:
+    return {"t": t, "kind": "color", "color": letter}
+
+
+def removed(t: float, token: str) -> dict[str, Any]:
+    return {"t": t, "kind": "card_removed", "card": token}
+
+
+def round_end(t: float, hands: dict[int, list[str]]) -> dict[str, Any]:
+    return {"t": t, "kind": "round_end", "hands": {str(k): v for k, v in hands.items()}}
+
+
+def referee(*events: dict[str, Any], players: int = 4, dealer: int = 0,
+            **settings: Any) -> list[dict[str, Any]]:
+    """Replay the events at a table and return the rulings as JSON dicts."""
+    setup = GameSetup(players=players, dealer=dealer, settings=settings)
+    setup.validate()
+    parsed = [parse_event(e, players) for e in events]
+    return [r.to_dict() for r in replay(setup.new_game(), parsed)]
+
+
+def penalties(rulings: list[dict[str, Any]]) -> list[tuple[str, int | None]]:
+    return [(r["rule"], r["seat"]) for r in rulings if r["kind"] == "ruling"]
+
+
+def infos(rulings: list[dict[str, Any]], rule: str) -> list[dict[str, Any]]:
+    return [r for r in rulings if r["kind"] == "info" and r["rule"] == rule]
+
+
+def turns(rulings: list[dict[str, Any]]) -> list[int]:
+    """The seats whose turn began, in order."""
+    return [r["seat"] for r in infos(rulings, "turn")]
+
+
+def last_turn(rulings: list[dict[str, Any]]) -> int:
+    return turns(rulings)[-1]

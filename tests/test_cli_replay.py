@@ -1,0 +1,80 @@
+"""`bruno replay` as a user runs it: a subprocess, its output and its exit code."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.rulings import INFO_RULES, PENALTY_RULES
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "bruno_every_penalty.jsonl"
+
+
+def bruno(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bruno", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+
+
+def test_replay_json_prints_one_ruling_per_line_in_time_order_with_the_design_fields():
+    result = bruno("replay", "--json", str(EXAMPLE))
+    assert result.returncode == 0, result.stderr
+    rulings = [json.loads(line) for line in result.stdout.splitlines()]
+    assert rulings and [r["t"] for r in rulings] == sorted(r["t"] for r in rulings)
+    for r in rulings:
+        assert list(r)[:4] == ["t", "kind", "rule", "seat"] and list(r)[-1] == "message"
+        if r["kind"] == "ruling":
+            assert list(r) == ["t", "kind", "rule", "seat", "penalty", "card", "ref", "message"]
+            assert r["rule"] in PENALTY_RULES
+        else:
+            assert r["kind"] == "info" and r["rule"] in INFO_RULES
+
+
+def test_the_bundled_example_triggers_every_penalty_rule():
+    result = bruno("replay", "--json", str(EXAMPLE))
+    rules = {json.loads(line)["rule"] for line in result.stdout.splitlines()}
+    assert set(PENALTY_RULES) <= rules
+    assert {"instick", "turn", "color", "draw_due", "round_over", "score"} <= rules
+
+
+def test_the_readable_output_names_the_rules_and_counts_the_penalties():
+    result = bruno("replay", str(EXAMPLE))
+    assert result.returncode == 0
+    assert "missed_knock" in result.stdout and "7 penalties" in result.stdout
+
+
+def test_command_line_options_override_the_game_line():
+    result = bruno("replay", "--json", "--set", "seg_after_s=null", str(EXAMPLE))
+    rules = [json.loads(line)["rule"] for line in result.stdout.splitlines()]
+    assert "too_slow" not in rules
+    result = bruno("replay", "--json", "--players", "5", str(EXAMPLE))
+    assert result.returncode == 0
+
+
+@pytest.mark.parametrize(
+    ("content", "complaint"),
+    [
+        ('{"t": 0, "kind": "game", "players": 4}\n{"t": 1, "kind": "card", "card": "r_11"}\n',
+         "line 2: unknown card 'r_11'"),
+        ('{"t": 0, "kind": "game", "players": 4}\n{"t": 1, "kind"\n', "line 2: not valid JSON"),
+    ],
+)
+def test_a_malformed_log_gives_one_line_and_exit_code_2(tmp_path, content, complaint):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content)
+    result = bruno("replay", "--json", str(path))
+    assert result.returncode == 2
+    assert result.stdout == ""
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and complaint in lines[0] and "Traceback" not in result.stderr
+
+
+def test_a_missing_file_or_a_bad_override_gives_one_line_and_exit_code_2(tmp_path):
+    for args in (["replay", str(tmp_path / "nope.jsonl")],
+                 ["replay", "--players", "11", str(EXAMPLE)],
+                 ["replay", "--set", "nonsense", str(EXAMPLE)]):
+        result = bruno(*args)
+        assert result.returncode == 2, args
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr

@@ -1,0 +1,67 @@
+"""Uncertain input: unseen seats, low confidence, events slightly out of order."""
+
+import random
+
+from referee.eventlog import GameSetup
+from referee.events import parse_event
+from referee.session import replay
+
+from scenario_helpers import card, infos, knock, penalties, referee, turns
+
+
+def test_an_unseen_instick_is_still_an_instick_and_its_missing_knock_has_no_named_offender():
+    rulings = referee(card(1, "r_5", 0), card(2, "y_5", 1), card(2.5, "y_5", None))
+    assert [r["seat"] for r in infos(rulings, "instick")] == [None]
+    assert penalties(rulings) == [("missed_knock", None)]
+    message = rulings[-1]["message"]
+    assert "could not see who" in message and "whoever" in message
+
+
+def test_an_unseen_instick_with_a_knock_is_fine():
+    rulings = referee(card(1, "r_5", 0), card(2, "y_5", 1), card(2.5, "y_5", None), knock(2.6))
+    assert penalties(rulings) == []
+
+
+def test_an_unseen_card_that_does_not_match_is_illegal_without_a_named_offender():
+    rulings = referee(card(1, "r_5", 0), card(2, "g_7", None))
+    assert penalties(rulings) == [("illegal_card", None)]
+    ruling = next(r for r in rulings if r["kind"] == "ruling")
+    assert ruling["penalty"] == 2 and "whoever" in ruling["message"]
+
+
+def test_an_unseen_card_that_matches_is_taken_as_the_turn_holders_play():
+    rulings = referee(card(1, "r_5", 0), card(2, "r_7", None), card(3, "r_8", 2))
+    assert penalties(rulings) == []
+    assert turns(rulings) == [1, 2, 3]
+
+
+def test_an_unseen_zero_still_needs_its_knock_but_names_nobody():
+    rulings = referee(card(1, "r_5", 0), card(2, "r_0", None))
+    assert [r["rule"] for r in rulings if r["kind"] == "ruling"] == ["missed_knock"]
+
+
+def test_after_an_unseen_instick_the_next_card_sets_the_turn_without_out_of_turn_guesses():
+    rulings = referee(card(1, "r_5", 0), card(2, "y_5", 1), card(2.5, "y_5", None), knock(2.6),
+                      card(4, "y_2", 3), card(5, "y_3", 0))
+    assert penalties(rulings) == []
+    assert turns(rulings)[-1] == 1
+
+
+def test_a_low_confidence_reading_is_never_the_reason_for_an_illegal_card():
+    rulings = referee(card(1, "r_5", 0), card(2, "g_7", 1, confidence=0.3))
+    assert penalties(rulings) == []
+    rulings = referee(card(1, "r_5", 0), card(2, "g_7", 1, confidence=0.9))
+    assert penalties(rulings) == [("illegal_card", 1)]
+
+
+def test_events_up_to_half_a_second_out_of_order_give_the_same_rulings_as_sorted_input():
+    events = [card(1, "r_5", 0), card(2, "y_5", 1), knock(2.3), card(2.5, "y_5", 3),
+              card(4, "y_0", 0), knock(4.2), card(5, "g_0", 3), card(6, "b_0", 0),
+              knock(6.1), card(8, "g_2", 1), card(8.4, "g_2", 2)]
+    setup = GameSetup(players=4, dealer=0)
+    expected = [r.to_dict() for r in replay(setup.new_game(), [parse_event(e) for e in events])]
+    rng = random.Random(7)
+    for _ in range(20):
+        jittered = sorted(events, key=lambda e: e["t"] + rng.uniform(0, 0.49))
+        got = [r.to_dict() for r in replay(setup.new_game(), [parse_event(e) for e in jittered])]
+        assert got == expected
