@@ -1,0 +1,184 @@
+"""Score the knock detector on the knocks-dev recordings.
+
+    python -m audio.evaluate DATA_DIR [--split test|tune|all] [--snr] [--markdown]
+
+DATA_DIR is the knocks-dev folder or the shared data folder holding it. Prints, per class
+and overall: recall and precision of knuckle knocks (onsets matched within ±50 ms of the
+labels), mean/median/worst onset error, what happens to hard negatives, and false knocks
+per minute on the clips with no knocks. `--snr` adds recall and false rate of real knocks
+mixed into real backgrounds at +20, +10, +5 and 0 dB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from audio.blocks import array_blocks
+from audio.dataset import Clip, load_clips
+from audio.detector import DETECTOR_RATE_HZ, KnockDetector, detect_knocks
+from audio.matching import MatchResult, match_onsets
+from audio.mixer import cut_excerpts, mix_at_snr
+from audio.sources import open_recording
+
+SNRS_DB = (20.0, 10.0, 5.0, 0.0)
+
+
+@dataclass
+class ClassScore:
+    """Totals for one class of clips."""
+
+    kind: str
+    cls: str
+    clips: int = 0
+    seconds: float = 0.0
+    labelled: int = 0
+    detected: int = 0
+    match: MatchResult = field(default_factory=MatchResult)
+
+
+def load_samples(path: Path) -> np.ndarray:
+    """A recording as mono float32 at the detector rate."""
+    blocks = list(open_recording(path, DETECTOR_RATE_HZ, block_samples=4000).blocks)
+    return np.concatenate([b.samples for b in blocks])
+
+
+def knock_times(samples: np.ndarray) -> list[float]:
+    """Onsets of the knocks the default detector hears in mono samples at the detector rate."""
+    blocks = array_blocks(samples, DETECTOR_RATE_HZ, DETECTOR_RATE_HZ)
+    return [k.t_s for k in detect_knocks(blocks, KnockDetector())]
+
+
+def score_clips(clips: list[Clip]) -> dict[tuple[str, str], ClassScore]:
+    scores: dict[tuple[str, str], ClassScore] = {}
+    for clip in clips:
+        samples = load_samples(clip.path)
+        detected = knock_times(samples)
+        score = scores.setdefault((clip.kind, clip.cls), ClassScore(clip.kind, clip.cls))
+        score.clips += 1
+        score.seconds += len(samples) / DETECTOR_RATE_HZ
+        score.labelled += len(clip.event_times_s)
+        score.detected += len(detected)
+        score.match.add(match_onsets(detected, clip.event_times_s))
+    return scores
+
+
+def _pct(numerator: int, denominator: int) -> str:
+    return f"{100 * numerator / denominator:.1f}%" if denominator else "–"
+
+
+def _ms(errors_s: list[float], how) -> str:
+    return f"{1000 * how([abs(e) for e in errors_s]):.1f}" if errors_s else "–"
+
+
+def _per_min(count: int, seconds: float) -> str:
+    return f"{60 * count / seconds:.2f}" if seconds else "–"
+
+
+def print_table(title: str, scores: dict[tuple[str, str], ClassScore]) -> None:
+    print(f"\n### {title}\n")
+    print(
+        "| kind | class | clips | min | taps | knocks heard | recall | precision "
+        "| onset err mean / median / worst (ms) | knocks/min |"
+    )
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: |")
+    order = ["knock", "hard_negative", "distractor", "background"]
+    for score in sorted(scores.values(), key=lambda s: (order.index(s.kind), s.cls)):
+        m = score.match
+        is_knock = score.kind == "knock"
+        matched = len(m.errors_s)
+        print(
+            f"| {score.kind} | {score.cls} | {score.clips} | {score.seconds / 60:.1f} "
+            f"| {score.labelled or '–'} | {score.detected} "
+            f"| {_pct(matched, score.labelled) if is_knock else '–'} "
+            f"| {_pct(matched, score.detected) if is_knock else '–'} "
+            f"| {_ms(m.errors_s, statistics.mean)} / {_ms(m.errors_s, statistics.median)} / "
+            f"{_ms(m.errors_s, max)} | {_per_min(score.detected, score.seconds)} |"
+        )
+    _print_overall(scores)
+
+
+def _print_overall(scores: dict[tuple[str, str], ClassScore]) -> None:
+    knock = [s for s in scores.values() if s.kind == "knock"]
+    quiet = [s for s in scores.values() if s.kind in ("distractor", "background")]
+    total = MatchResult()
+    for s in knock:
+        total.add(s.match)
+    labelled = sum(s.labelled for s in knock)
+    detected = sum(s.detected for s in knock)
+    false = sum(s.detected for s in quiet)
+    quiet_s = sum(s.seconds for s in quiet)
+    print(
+        f"\nOverall knuckle knocks: recall {_pct(len(total.errors_s), labelled)} "
+        f"({len(total.errors_s)}/{labelled}), precision {_pct(len(total.errors_s), detected)}, "
+        f"onset error mean {_ms(total.errors_s, statistics.mean)} ms, median "
+        f"{_ms(total.errors_s, statistics.median)} ms, worst {_ms(total.errors_s, max)} ms."
+    )
+    print(
+        f"False knocks on distractor + background clips: {false} in {quiet_s / 60:.1f} min "
+        f"= {10 * 60 * false / quiet_s:.2f} per 10 min."
+        if quiet_s
+        else ""
+    )
+
+
+def print_snr_table(clips: list[Clip]) -> None:
+    knocks = [c for c in clips if c.cls == "knuckle"]
+    backgrounds = [c for c in clips if c.kind == "background"]
+    excerpts = []
+    for clip in knocks:
+        excerpts += cut_excerpts(load_samples(clip.path), DETECTOR_RATE_HZ, clip.event_times_s)
+    print("\n### Knocks mixed into background noise\n")
+    print(
+        f"Knocks: {', '.join(c.name for c in knocks)} ({len(excerpts)} excerpts); "
+        f"backgrounds: {', '.join(c.name for c in backgrounds)}.\n"
+    )
+    print("| SNR (dB) | knocks placed | recall | false knocks/min | median onset err (ms) |")
+    print("| ---: | ---: | ---: | ---: | ---: |")
+    background_samples = [load_samples(c.path) for c in backgrounds]
+    for snr_db in SNRS_DB:
+        total = MatchResult()
+        seconds = 0.0
+        for seed, background in enumerate(background_samples):
+            mixture = mix_at_snr(excerpts, background, DETECTOR_RATE_HZ, snr_db, seed=seed)
+            total.add(match_onsets(knock_times(mixture.samples), mixture.onsets_s))
+            seconds += len(background) / DETECTOR_RATE_HZ
+        placed = len(total.errors_s) + total.missed
+        print(
+            f"| {snr_db:+.0f} | {placed} | {_pct(len(total.errors_s), placed)} "
+            f"| {_per_min(total.extra, seconds)} | {_ms(total.errors_s, statistics.median)} |"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m audio.evaluate", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument("data_dir", type=Path, help="knocks-dev, or the folder holding it")
+    parser.add_argument("--split", choices=["test", "tune", "all"], default="test")
+    parser.add_argument("--snr", action="store_true", help="also score knocks mixed into noise")
+    args = parser.parse_args(argv)
+    try:
+        clips = load_clips(args.data_dir)
+    except FileNotFoundError as error:
+        print(f"audio.evaluate: error: {error}", file=sys.stderr)
+        return 2
+    groups = defaultdict(list)
+    for clip in clips:
+        groups[clip.split].append(clip)
+    splits = ["tune", "test"] if args.split == "all" else [args.split]
+    for split in splits:
+        print_table(f"{split} split", score_clips(groups[split]))
+        if args.snr:
+            print_snr_table(groups[split])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
