@@ -213,9 +213,10 @@ class Game:
             return
         self.apply_effect(self.dealer, card, t, out)
 
-    def after_instick_draw(self, seat: int, card: Card) -> None:
-        """B9: by Bruno's decision the inserting player still takes its cards; a table may
-        choose that the insert passes the draw on instead."""
+    def on_instick(self, seat: int, card: Card) -> None:
+        """Called for an instick by a seen seat, before the card's effect applies from the
+        jumper. Bruno (B9): the inserting player still takes the cards it owes, unless the
+        table chose that an insert on a draw card passes the draw on."""
         if self.rules.draw_instick_passes_on and card.draw_count:
             owed = self.state.owed_draws
             owed[seat] = max(0, owed[seat] - card.draw_count)
@@ -374,7 +375,7 @@ class Game:
                 self.state.direction = -self.state.direction
             self.state.turn = None
             return
-        self.after_instick_draw(seat, card)
+        self.on_instick(seat, card)
         self._lay(seat, card, streak=True)
         self.apply_effect(seat, card, t, out)
 
