@@ -40,7 +40,7 @@ class Event:
 
     def sort_key(self) -> tuple:
         """A total order: time first, then a fixed order of kinds and contents."""
-        return (self.t, self.order, repr(self.fields()))
+        return (self.t, self.order, str(self.fields()))
 
 
 @dataclass(frozen=True, slots=True)

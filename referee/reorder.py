@@ -31,14 +31,18 @@ class ReorderBuffer:
     def push(self, event: Event) -> list[Event]:
         """Add an event; return those now safe to release (older than the window)."""
         heapq.heappush(self._heap, (event.sort_key(), next(self._arrival), event))
-        self.newest_t = max(self.newest_t, event.t)
+        if event.t > self.newest_t:
+            self.newest_t = event.t
         return self.release_before(self.newest_t - self.window_s)
 
     def release_before(self, t: float) -> list[Event]:
         """Release every held event stamped strictly before `t`, in order."""
+        heap = self._heap
+        if not heap or heap[0][2].t >= t:
+            return []  # the common case while events stream in
         released = []
-        while self._heap and self._heap[0][2].t < t:
-            released.append(heapq.heappop(self._heap)[2])
+        while heap and heap[0][2].t < t:
+            released.append(heapq.heappop(heap)[2])
         return released
 
     def drain(self) -> list[Event]:

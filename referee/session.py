@@ -21,8 +21,10 @@ class Session:
 
     def feed(self, event: Event) -> list[Ruling]:
         """Take one event; return the rulings of the events this released."""
-        self.last_t = event.t if self.last_t is None else max(self.last_t, event.t)
-        return self._observe(self.buffer.push(event))
+        if self.last_t is None or event.t > self.last_t:
+            self.last_t = event.t
+        released = self.buffer.push(event)
+        return self._observe(released) if released else []
 
     def advance(self, now: float) -> list[Ruling]:
         """The session clock reads `now` (live: monotonic time): release what is old enough and
@@ -43,8 +45,9 @@ class Session:
 
     def _observe(self, events: Iterable[Event]) -> list[Ruling]:
         rulings: list[Ruling] = []
+        observe = self.game.observe
         for event in events:
-            rulings.extend(self.game.observe(event))
+            rulings += observe(event)
         return rulings
 
 
