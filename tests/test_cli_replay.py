@@ -43,6 +43,7 @@ def test_the_readable_output_names_the_rules_and_counts_the_penalties():
     result = bruno("replay", str(EXAMPLE))
     assert result.returncode == 0
     assert "missed_knock" in result.stdout and "7 penalties" in result.stdout
+    assert "Penalty cards: seat 0: 4, seat 1: 2, seat 2: 4, seat 3: 4" in result.stdout
 
 
 def test_command_line_options_override_the_game_line():

@@ -75,3 +75,16 @@ def print_rulings(setup: GameSetup, rulings: list[Ruling], source: str) -> None:
     console.print(table)
     penalties = [r for r in rulings if r.is_penalty]
     console.print(f"[bold]{len(penalties)} penalties[/] in {len(rulings)} rulings.")
+    if penalties:
+        console.print("Penalty cards: " + penalty_summary(penalties, setup.players))
+
+
+def penalty_summary(penalties: list[Ruling], players: int) -> str:
+    """'seat 0: 4, seat 2: 2, unseen: 2' — what each seat has to take, for the table."""
+    cards: dict[int | None, int] = {}
+    for ruling in penalties:
+        cards[ruling.seat] = cards.get(ruling.seat, 0) + (ruling.penalty or 0)
+    parts = [f"seat {seat}: {cards[seat]}" for seat in range(players) if seat in cards]
+    if None in cards:
+        parts.append(f"unseen: {cards[None]}")
+    return ", ".join(parts)
