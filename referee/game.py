@@ -108,6 +108,9 @@ class Game:
         self.scoreboard = Scoreboard(players)
         self.owed_penalties: list[int] = [0] * players
         self.on_bruno: set[int] = set()
+        """Seats that said "Bruno" (one card left) and have not played or drawn since."""
+        self.bruno_drawers: set[int] = set()
+        """Seats that took the silent Bruno draw (B6), until they play or their next turn."""
         self.obligations: list[KnockObligation] = []
         self.free_knocks: list[float] = []
         self.match_over = False
@@ -235,6 +238,9 @@ class Game:
             self._start_round(card, t, out)
             return
         self._push(card)
+        if seat is not None:
+            self.on_bruno.discard(seat)
+            self.bruno_drawers.discard(seat)
         if self.is_instick(card):
             self._instick(seat, card, t, out)
         elif seat is None:
@@ -286,7 +292,9 @@ class Game:
         taken = min(remaining, self.owed_penalties[seat])
         self.owed_penalties[seat] -= taken
         remaining -= taken
-        self.on_bruno.discard(seat)
+        if seat in self.on_bruno:
+            self.on_bruno.discard(seat)
+            self.bruno_drawers.add(seat)
         if seat == s.turn:
             s.drawn_this_turn += remaining
         if seat == s.turn and remaining and s.drawn_this_turn >= self.rules.bruno_draw_count:
@@ -344,6 +352,7 @@ class Game:
         self.state = TableState(owed_draws=[0] * self.players)
         self._pile.history.clear()
         self.on_bruno.clear()
+        self.bruno_drawers.clear()
         self.owed_penalties = [0] * self.players
 
     # --- plays ---------------------------------------------------------------------------
@@ -413,11 +422,16 @@ class Game:
 
     def _pass(self, seat: int | None, t: float, out: list[Ruling]) -> None:
         turn = self.state.turn
-        if not self.state.in_round or turn is None or seat not in (None, turn):
+        if not self.state.in_round:
             return
-        if turn in self.on_bruno:
-            self._penalise(t, "wrong_call", turn, None, "P1", say.said_pass_on_bruno(turn), out)
-        self._begin_turn(self._next_seat(turn), t, out)
+        speaker = seat if seat is not None else turn
+        if speaker is not None and (speaker in self.on_bruno or speaker in self.bruno_drawers):
+            # B6: on Bruno the draw is silent; saying "pass" costs a penalty.
+            self._penalise(t, "wrong_call", speaker, None, "P1",
+                           say.said_pass_on_bruno(speaker), out)
+            self.bruno_drawers.discard(speaker)
+        if turn is not None and seat in (None, turn):
+            self._begin_turn(self._next_seat(turn), t, out)
 
     # --- state helpers -------------------------------------------------------------------
 
@@ -444,6 +458,7 @@ class Game:
 
     def _begin_turn(self, seat: int, t: float, out: list[Ruling]) -> None:
         s = self.state
+        self.bruno_drawers.discard(seat)
         if seat == s.streak_seat:
             # A seat whose turn comes round again (two players, a skip) starts a fresh turn.
             s.streak_seat, s.streak_cards = None, ()

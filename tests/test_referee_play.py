@@ -152,3 +152,18 @@ def test_drawing_what_a_draw_card_made_you_owe_does_not_end_the_next_turn():
                       card(4, "r_3", 3))
     assert penalties(rulings) == []
     assert turns(rulings) == [1, 3, 0]
+
+
+def test_saying_pass_after_the_silent_bruno_draw_is_a_wrong_call():
+    rulings = referee(card(1, "r_5", 0), call(1.5, "bruno", 1), draw(2, 1, count=3),
+                      call(2.5, "pass", 1), card(4, "r_2", 2))
+    assert penalties(rulings) == [("wrong_call", 1)]
+    assert turns(rulings) == [1, 2, 3]
+
+
+def test_a_player_who_said_bruno_and_later_drew_may_pass_normally_on_a_later_turn():
+    rulings = referee(card(1, "r_5", 0), call(1.5, "bruno", 1), draw(2, 1, count=3),
+                      card(4, "r_2", 2), card(5, "r_3", 3), card(6, "r_4", 0),
+                      draw(7, 1), call(8, "pass", 1))
+    assert penalties(rulings) == []
+    assert turns(rulings)[-1] == 2
