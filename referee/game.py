@@ -29,6 +29,10 @@ from referee.rules import RuleSet
 from referee.rulings import Ruling, info, penalty
 from referee.scoring import Scoreboard, hand_points
 
+COLOR_BEFORE_CARD_S = 1.0
+"""A colour named up to this long before a wild comes to rest is that wild's colour: players
+say it while the card is still in the air, before the camera sees it at rest."""
+
 HISTORY_DEPTH = 32
 """How many cards back a `card_removed` can unwind (one is all a table needs; a few is safe)."""
 
@@ -113,6 +117,7 @@ class Game:
         """Seats that took the silent Bruno draw (B6), until they play or their next turn."""
         self.obligations: list[KnockObligation] = []
         self.free_knocks: list[float] = []
+        self.early_color: ColorNamed | None = None
         self.match_over = False
         self._clock = _Clock()
         self._pile = _Pile()
@@ -231,13 +236,19 @@ class Game:
     # --- events --------------------------------------------------------------------------
 
     def _on_card(self, event: CardPlayed, out: list[Ruling]) -> None:
-        card, seat, t = event.card, event.seat, event.t
+        card, t = event.card, event.t
         sure = event.confidence is None or event.confidence >= self.rules.min_card_confidence
-        if not self.state.in_round:
-            self._push(card)
-            self._start_round(card, t, out)
-            return
+        early_color, self.early_color = self.early_color, None
         self._push(card)
+        if not self.state.in_round:
+            self._start_round(card, t, out)
+        else:
+            self._judge_card(event, sure, out)
+        if card.is_black and early_color and t - early_color.t <= COLOR_BEFORE_CARD_S:
+            self._on_color(early_color, out, t=t)
+
+    def _judge_card(self, event: CardPlayed, sure: bool, out: list[Ruling]) -> None:
+        card, seat, t = event.card, event.seat, event.t
         if seat is not None:
             self.on_bruno.discard(seat)
             self.bruno_drawers.discard(seat)
@@ -320,13 +331,14 @@ class Game:
             if self.state.in_round and turn is not None and seat != turn:
                 self._too_slow(turn, t, out)
 
-    def _on_color(self, event: ColorNamed, out: list[Ruling]) -> None:
+    def _on_color(self, event: ColorNamed, out: list[Ruling], t: float | None = None) -> None:
         s = self.state
         if not s.in_round or s.top is None or not s.top.is_black:
+            self.early_color = event  # perhaps for a wild about to land
             return
         s.active_color = event.color
-        out.append(info(event.t, "color", event.seat, say.color_named(event.color),
-                        color=event.color.value))
+        out.append(info(event.t if t is None else t, "color", event.seat,
+                        say.color_named(event.color), color=event.color.value))
 
     def _on_round_end(self, event: RoundEnd, out: list[Ruling]) -> None:
         t = event.t

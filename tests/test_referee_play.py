@@ -167,3 +167,14 @@ def test_a_player_who_said_bruno_and_later_drew_may_pass_normally_on_a_later_tur
                       draw(7, 1), call(8, "pass", 1))
     assert penalties(rulings) == []
     assert turns(rulings)[-1] == 2
+
+
+def test_a_colour_named_just_before_the_wild_comes_to_rest_counts_for_it():
+    rulings = referee(card(1, "r_5", 0), color(1.8, "b"), card(2, "wild", 1), card(3, "g_3", 2))
+    assert penalties(rulings) == [("illegal_card", 2)]
+    assert [(r["t"], r["color"]) for r in infos(rulings, "color")] == [(2.0, "b")]
+
+
+def test_a_colour_named_long_before_a_wild_does_not_count_for_it():
+    rulings = referee(card(1, "r_5", 0), color(1.0, "b"), card(4, "wild", 1), card(5, "g_3", 2))
+    assert penalties(rulings) == [] and infos(rulings, "color") == []
