@@ -2,12 +2,13 @@
 
 It is causal and keeps small state: every frame is a window of the most recent samples, so
 the knocks found do not depend on how the samples were cut into blocks. Per frame (hop
-`hop_s`) it computes the spectral flux (the onset function) and the level; an onset is a
-frame whose flux beats an adaptive threshold (median + k·MAD of the last second) while the
-level stands clear of the noise floor. The detector then watches `decision_delay_s` more
-audio, measures the onset's features (`audio.knock_score.OnsetFeatures`) and emits a knock
-when they look like a knuckle on a table. A knock's `t_s` is its onset, found to the sample
-on the waveform, not the moment it was decided.
+`hop_s`) it computes the level and the spectral flux in log-spaced bands (the onset
+function); an onset is a frame whose flux beats an adaptive threshold (median + k·MAD of
+the last second) while the level stands clear of the noise floor (a low percentile of the
+last seconds' levels). The detector then listens `decay_window_s` past the loudest frame,
+measures the onset's features (`audio.knock_score.OnsetFeatures`) and emits a knock when
+they look like a knuckle on a table. A knock's `t_s` is its onset, found to the sample on
+the waveform, not the moment it was decided (`decided_at_s`).
 """
 
 from __future__ import annotations
@@ -51,19 +52,33 @@ class DetectorParams:
     hop_s: float = 0.005
     #: The flux compares a frame with the one this long before: 10 ms, a knuckle's rise time.
     flux_lag_s: float = 0.010
+    #: The flux is measured in this many log-spaced bands between `flux_low_hz` and
+    #: `flux_high_hz`; 0 means per FFT bin.
+    flux_bands: int = 16
+    flux_low_hz: float = 100.0
+    flux_high_hz: float = 7_900.0
+    #: Average only the largest rises of this many bands (0: all).
+    flux_top_bands: int = 4
     #: Past the adaptive threshold runs over: 1 s of onset-function values.
     threshold_history_s: float = 1.0
     #: k in median + k·MAD (MAD scaled to a standard deviation).
-    threshold_k: float = 6.0
+    threshold_k: float = 4.0
     #: The threshold never drops below this mean rise per bin, in dB (quiet rooms).
     min_flux_db: float = 6.0
     #: Noise floor: this percentile of the frame levels of the last `floor_history_s` seconds.
     floor_percentile: float = 20.0
     floor_history_s: float = 3.0
-    #: After an onset, no other onset for this long: a knock rings for about 50-80 ms.
+    #: After a knock, no other onset for this long: a knock rings for about 50-80 ms.
     refractory_s: float = 0.08
-    #: How long after an onset the detector listens before deciding (the latency it adds).
-    decision_delay_s: float = 0.030
+    #: While an onset is watched, a new onset this many dB louder than its peak so far, and
+    #: at least `rise_s` after it, replaces it (a knock during a laugh is not lost).
+    new_onset_jump_db: float = 6.0
+    rise_s: float = 0.015
+    #: The decay is measured over this long after the loudest frame; the detector decides
+    #: then. A knuckle peaks 5-10 ms after its onset, so decisions come 25-30 ms after it.
+    decay_window_s: float = 0.020
+    #: The latest a decision comes after the onset, for sounds that keep swelling.
+    max_decision_delay_s: float = 0.060
     #: Knocks whose confidence is below this are dropped.
     min_confidence: float = 0.5
     #: Where the refined onset is placed: where the waveform's envelope first reaches this
@@ -125,9 +140,15 @@ class KnockDetector:
         self._window = round(p.window_s * self.rate_hz)
         self._hop = round(p.hop_s * self.rate_hz)
         self._lag = max(1, round(p.flux_lag_s / p.hop_s))
-        self._decision_frames = max(1, round(p.decision_delay_s / p.hop_s))
+        self._decay_frames = max(1, round(p.decay_window_s / p.hop_s))
+        self._max_decision_frames = max(1, round(p.max_decision_delay_s / p.hop_s))
         self._refractory_frames = round(p.refractory_s / p.hop_s)
         self._analyser = FrameAnalyser(self.rate_hz, self._window)
+        self._bands = (
+            self._analyser.band_matrix(p.flux_bands, p.flux_low_hz, p.flux_high_hz)
+            if p.flux_bands
+            else None
+        )
         self._keep_samples = self._window + round(0.15 * self.rate_hz)
         self._recent = np.zeros(self._window, dtype=np.float32)  # zeros before the start
         self._recent_start = -self._window  # absolute sample index of _recent[0]
@@ -141,7 +162,8 @@ class KnockDetector:
         self._level_history = deque(maxlen=round(p.floor_history_s / p.hop_s))
         self._threshold_db = p.min_flux_db
         self._floor_db = self.model.noise_floor_db
-        self._last_onset_frame = -(10**9)
+        self._last_knock_frame = -(10**9)
+        self._rise_frames = max(1, round(p.rise_s / p.hop_s))
         self._pending: _Pending | None = None
         self.rejected: list[Knock] = []
 
@@ -158,9 +180,7 @@ class KnockDetector:
         knocks: list[Knock] = []
         while self._next_frame_end <= end:
             lo = self._next_frame_end - self._window - self._recent_start
-            knock = self._on_frame(self._recent[lo : lo + self._window])
-            if knock is not None:
-                knocks.append(knock)
+            knocks += self._on_frame(self._recent[lo : lo + self._window])
             self._next_frame_end += self._hop
             self._frame += 1
         drop = max(0, len(self._recent) - self._keep_samples)
@@ -178,12 +198,12 @@ class KnockDetector:
 
     # -- per frame ----------------------------------------------------------------------
 
-    def _on_frame(self, frame: np.ndarray) -> Knock | None:
+    def _on_frame(self, frame: np.ndarray) -> list[Knock]:
         power = self._analyser.power(frame)
         level = level_db(power)
-        log_power = log_power_db(power)
+        log_power = log_power_db(power if self._bands is None else self._bands @ power)
         flux = (
-            spectral_flux_db(log_power, self._log_powers[0])
+            spectral_flux_db(log_power, self._log_powers[0], self.params.flux_top_bands)
             if len(self._log_powers) > self._lag
             else 0.0
         )
@@ -194,15 +214,22 @@ class KnockDetector:
         self._powers.append(power)
         self._update_floor(level)
         self._update_threshold(flux)
-        if self._pending is not None:
-            return self._watch(self._pending, level, power)
-        if (
+        is_onset = (
             flux > self._threshold_db
             # Half the knock strength at the first frame: the peak comes a few ms later.
             and level - self._floor_db >= self.model.min_strength_db * 0.5
-            and self._frame - self._last_onset_frame >= self._refractory_frames
-        ):
-            self._last_onset_frame = self._frame
+            and self._frame - self._last_knock_frame >= self._refractory_frames
+        )
+        decided: list[Knock] = []
+        pending = self._pending
+        if pending is not None:
+            if not (is_onset and self._interrupts(pending, level)):
+                return self._watch(pending, level, power)
+            # A sharper, louder onset while a swell is being watched (a knock during talk):
+            # judge the swell on what was heard and watch the new onset instead.
+            self._pending = None
+            decided = self._keep(self._decide(pending))
+        if is_onset:
             self._pending = _Pending(
                 onset_frame=self._frame,
                 onset_end_sample=self._next_frame_end,
@@ -211,19 +238,33 @@ class KnockDetector:
                 floor_db=self._floor_db,
                 flux_db=flux,
             )
-            return self._watch(self._pending, level, power)
-        return None
+            decided += self._watch(self._pending, level, power)
+        return decided
 
-    def _watch(self, pending: _Pending, level: float, power: np.ndarray) -> Knock | None:
+    def _interrupts(self, pending: _Pending, level: float) -> bool:
+        """Whether an onset is a new event rather than the rise of the one being watched."""
+        settled = self._frame - pending.onset_frame >= self._rise_frames
+        return settled and level > pending.peak_level_db + self.params.new_onset_jump_db
+
+    def _keep(self, knock: Knock | None) -> list[Knock]:
+        if knock is None:
+            return []
+        self._last_knock_frame = self._frame
+        return [knock]
+
+    def _watch(self, pending: _Pending, level: float, power: np.ndarray) -> list[Knock]:
         if level > pending.peak_level_db:
             pending.peak_level_db = level
             pending.peak_frame = self._frame
             pending.peak_power = power
         pending.last_level_db = level
-        if self._frame - pending.onset_frame < self._decision_frames:
-            return None
+        waited = self._frame - pending.onset_frame
+        if self._frame - pending.peak_frame < self._decay_frames and (
+            waited < self._max_decision_frames
+        ):
+            return []
         self._pending = None
-        return self._decide(pending)
+        return self._keep(self._decide(pending))
 
     def _update_floor(self, level: float) -> None:
         self._level_history.append(level)

@@ -55,7 +55,7 @@ class KnockModel:
     #: Noise floor to start from before 0.5 s has been heard (dB re full scale); None: learn it.
     noise_floor_db: float | None = None
     #: A knock must fall at least this much (dB) between its peak and the decision.
-    min_decay_db: float = 4.0
+    min_decay_db: float = 6.0
     decay_spread_db: float = 1.5
     #: The added power's flatness must stay below this (a knock rings at a few resonances).
     max_flatness: float = 0.020
@@ -69,6 +69,10 @@ class KnockModel:
     #: Onset to envelope peak must be shorter than this (ms): a knuckle strikes, a voice swells.
     max_attack_ms: float = 7.0
     attack_spread_ms: float = 1.5
+    #: The peak must stand this far (dB) above the level just before the onset: a knock
+    #: cuts through; a cough or laugh syllable often grows out of the sound before it.
+    min_jump_db: float = 15.0
+    jump_spread_db: float = 3.0
     #: Softness of the strength gate (dB); the gate itself is `DetectorParams.min_strength_db`.
     strength_spread_db: float = 3.0
     min_strength_db: float = 15.0
@@ -79,6 +83,8 @@ def knock_margins(features: OnsetFeatures, model: KnockModel) -> dict[str, float
     centroid = max(features.centroid_hz, 1.0)
     return {
         "strength": (features.strength_db - model.min_strength_db) / model.strength_spread_db,
+        "jump": (features.strength_db - features.pre_level_db - model.min_jump_db)
+        / model.jump_spread_db,
         "decay": (features.decay_db - model.min_decay_db) / model.decay_spread_db,
         "flatness": (math.log10(model.max_flatness) - math.log10(max(features.flatness, 1e-9)))
         / model.flatness_spread_log10,

@@ -78,6 +78,17 @@ def _import_sounddevice():
     return sounddevice
 
 
+def check_microphone(device: str | int | None = None) -> dict:
+    """The input device's PortAudio info; AudioSourceError when there is none or no PortAudio."""
+    sounddevice = _import_sounddevice()
+    try:
+        return sounddevice.query_devices(device, kind="input")
+    except (ValueError, sounddevice.PortAudioError) as error:
+        raise AudioSourceError(
+            f"no microphone found ({error}); plug one in, or name one with --device NAME"
+        ) from error
+
+
 def read_microphone(
     device: str | int | None = None,
     rate_hz: int | None = None,
@@ -91,12 +102,7 @@ def read_microphone(
     `time.monotonic()` (default: now), taken from the sample count so it does not jitter.
     """
     sounddevice = _import_sounddevice()
-    try:
-        info = sounddevice.query_devices(device, kind="input")
-    except (ValueError, sounddevice.PortAudioError) as error:
-        raise AudioSourceError(
-            f"no microphone found ({error}); plug one in, or name one with --mic NAME"
-        ) from error
+    info = check_microphone(device)
     rate = int(rate_hz or info["default_samplerate"])
     ring = SampleRing(int(RING_SECONDS * rate))
 
@@ -114,7 +120,8 @@ def read_microphone(
             callback=on_audio,
         )
     except (ValueError, sounddevice.PortAudioError) as error:
-        raise AudioSourceError(f"cannot open the microphone ({error}); check --mic NAME") from error
+        message = f"cannot open the microphone ({error}); check --device NAME"
+        raise AudioSourceError(message) from error
     with stream:
         opened_at_s = time.monotonic() - session_start_s
         while stop is None or not stop.is_set():

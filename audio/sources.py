@@ -63,7 +63,8 @@ def open_microphone(
     stop=None,
 ) -> Iterator[AudioBlock]:
     """Blocks at `rate_hz` from a live microphone (see `audio.mic_source.read_microphone`)."""
-    from audio.mic_source import read_microphone
+    from audio.mic_source import check_microphone, read_microphone
 
+    check_microphone(device)  # fail now, with a clear line, rather than at the first block
     chunks = read_microphone(device=device, session_start_s=session_start_s, stop=stop)
     return conform(chunks, rate_hz, block_samples)

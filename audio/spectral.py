@@ -25,6 +25,17 @@ class FrameAnalyser:
         freqs = np.fft.rfftfreq(self.window_samples, 1 / self.rate_hz)
         object.__setattr__(self, "freqs_hz", freqs)
 
+    def band_matrix(self, n_bands: int, low_hz: float, high_hz: float) -> np.ndarray:
+        """(n_bands, bins) 0/1 matrix summing bins into log-spaced bands from low to high Hz."""
+        edges = np.geomspace(low_hz, high_hz, n_bands + 1)
+        matrix = np.zeros((n_bands, len(self.freqs_hz)))
+        for band in range(n_bands):
+            inside = (self.freqs_hz >= edges[band]) & (self.freqs_hz < edges[band + 1])
+            if not inside.any():  # a band narrower than a bin takes the nearest bin
+                inside[np.argmin(np.abs(self.freqs_hz - edges[band]))] = True
+            matrix[band, inside] = 1.0
+        return matrix
+
     def power(self, frame: np.ndarray) -> np.ndarray:
         """Power spectrum of one frame (len `window_samples`)."""
         spectrum = np.fft.rfft(frame * self._window)
@@ -41,13 +52,16 @@ def log_power_db(power: np.ndarray) -> np.ndarray:
     return 10 * np.log10(np.maximum(power, POWER_FLOOR))
 
 
-def spectral_flux_db(log_now: np.ndarray, log_before: np.ndarray) -> float:
-    """Mean rise in dB per bin (falls count as zero): the onset function.
+def spectral_flux_db(log_now: np.ndarray, log_before: np.ndarray, top: int = 0) -> float:
+    """Mean rise in dB per band (falls count as zero): the onset function.
 
-    Averaging the rise over bins, rather than the energy, makes a broadband transient stand
-    out even when a louder narrow-band sound (a fan, a voice) dominates the total level.
+    With `top` > 0 only the `top` largest rises are averaged, so a knock that rings in a few
+    bands is not diluted by the many bands where only the room noise is.
     """
-    return float(np.maximum(log_now - log_before, 0.0).mean())
+    rises = np.maximum(log_now - log_before, 0.0)
+    if 0 < top < len(rises):
+        rises = np.partition(rises, len(rises) - top)[len(rises) - top :]
+    return float(rises.mean())
 
 
 def centroid_hz(power: np.ndarray, freqs_hz: np.ndarray) -> float:

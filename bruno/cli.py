@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from bruno.commands import identify, replay
+from bruno.commands import calibrate, identify, listen, replay
 from bruno.errors import UserError
 
 app = typer.Typer(
@@ -26,6 +26,8 @@ def _root() -> None:
 
 app.command("replay")(replay.replay)
 app.command("identify")(identify.identify)
+app.command("listen")(listen.listen)
+app.add_typer(calibrate.calibrate_app, name="calibrate")
 
 
 def main() -> None:

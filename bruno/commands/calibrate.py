@@ -1,0 +1,103 @@
+"""`bruno calibrate mic [--from RECORDING]`: measure the room and this table's knocks."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from audio.blocks import AudioSourceError
+from audio.detector import DETECTOR_RATE_HZ
+from audio.sources import open_microphone, open_recording
+from bruno.errors import UserError
+from calibration.mic import (
+    KNOCKING_S,
+    KNOCKS,
+    QUIET_S,
+    SAFE_MARGIN_DB,
+    CalibrationError,
+    MicMeasurement,
+    measure_mic,
+)
+from calibration.profile import ProfileError, save_mic_section
+
+#: Where the profile goes unless --profile says otherwise.
+DEFAULT_PROFILE = Path("room_profile.toml")
+
+calibrate_app = typer.Typer(
+    help="Measure the room and write its profile (TOML).", no_args_is_help=True
+)
+
+
+@calibrate_app.command("mic")
+def mic(
+    recording: Annotated[Path | None, typer.Option(
+        "--from", help=f"A recording of the protocol ({QUIET_S:g} s quiet, then {KNOCKS} knocks) "
+        "instead of the live microphone.", show_default=False)] = None,
+    profile: Annotated[Path, typer.Option(
+        "--profile", help="Profile to write; its other sections are kept.")] = DEFAULT_PROFILE,
+    device: Annotated[str | None, typer.Option(
+        "--device", help="Microphone name or number; default: the system's.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print the [mic] section as JSON.")
+    ] = False,
+) -> None:
+    """Measure the noise floor, then the loudness and spectrum of knocks on this table."""
+    try:
+        blocks = _recorded(recording) if recording else _live(device, json_out)
+        measurement = measure_mic(blocks, device=device if recording is None else None)
+        save_mic_section(profile, measurement.profile)
+    except (AudioSourceError, CalibrationError, ProfileError) as error:
+        raise UserError(str(error)) from None
+    _report(measurement, profile, json_out)
+
+
+def _recorded(path: Path):
+    return list(open_recording(path, DETECTOR_RATE_HZ).blocks)
+
+
+def _live(device: str | None, quiet_output: bool):
+    say = (lambda text: None) if quiet_output else (lambda text: print(text, file=sys.stderr))
+    started = time.monotonic()
+    stream = open_microphone(DETECTOR_RATE_HZ, device=device, session_start_s=started)
+    say(f"Stay quiet for {QUIET_S:g} seconds...")
+    blocks = []
+    prompted = False
+    for block in stream:
+        blocks.append(block)
+        heard_s = block.t_s + block.duration_s - blocks[0].t_s
+        if not prompted and heard_s >= QUIET_S:
+            say(f"Now knock {KNOCKS} times on the table, about a second apart.")
+            prompted = True
+        if heard_s >= QUIET_S + KNOCKING_S:
+            break
+    return blocks
+
+
+def _report(measurement: MicMeasurement, profile: Path, json_out: bool) -> None:
+    mic = measurement.profile
+    if json_out:
+        print(json.dumps(mic.model_dump(mode="json")))
+    else:
+        print(f"noise floor      {mic.noise_floor_db:7.1f} dB")
+        print(f"knock level      {mic.knock_strength_db:7.1f} dB above the floor "
+              f"(median of {mic.knocks_heard})")
+        print(f"margin           {measurement.margin_db:7.1f} dB (weakest knock over the floor)")
+        print(f"knock spectrum   centroid {mic.knock_centroid_hz:.0f} Hz, "
+              f"flatness {mic.knock_flatness:.4f}")
+        print(f"threshold        {mic.threshold_db:7.1f} dB above the floor")
+        print(f"wrote [mic] to {profile}")
+    if mic.knocks_heard < KNOCKS:
+        print(f"bruno: warning: heard only {mic.knocks_heard} of {KNOCKS} knocks; "
+              "knock harder or move the microphone closer, then calibrate again", file=sys.stderr)
+    if measurement.knock_like < mic.knocks_heard:
+        print(f"bruno: warning: only {measurement.knock_like} of the {mic.knocks_heard} loudest "
+              "sounds after the quiet part sound like knuckle knocks; check the recording",
+              file=sys.stderr)
+    if not measurement.margin_is_safe:
+        print(f"bruno: warning: the margin is {measurement.margin_db:.1f} dB, under the "
+              f"{SAFE_MARGIN_DB:g} dB that is safe; move the microphone nearer the table or "
+              "make the room quieter", file=sys.stderr)

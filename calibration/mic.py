@@ -1,0 +1,136 @@
+"""Microphone calibration: the room's noise floor and this table's knocks.
+
+Protocol (live or in a recording): `QUIET_S` seconds of quiet, then `KNOCKS` knocks on the
+table within `KNOCKING_S` seconds. The quiet part gives the noise floor; the knocks give
+their loudness and spectrum, from which the detector's `KnockModel` is derived.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+
+import numpy as np
+
+from audio.blocks import AudioBlock
+from audio.detector import DetectorParams, KnockDetector, detect_knocks
+from audio.knock_score import KnockModel
+from audio.spectral import FrameAnalyser, level_db
+from calibration.profile import MicProfile
+
+#: Seconds of quiet at the start of the protocol.
+QUIET_S = 5.0
+#: Knocks asked for, and the seconds allowed for them after the quiet part.
+KNOCKS = 5
+KNOCKING_S = 8.0
+#: Below this margin (weakest knock over the noise floor, dB) a knock can drown in the room's
+#: own bumps and voices; the detector's default gate is 15 dB, so 20 leaves 5 dB of headroom.
+SAFE_MARGIN_DB = 20.0
+#: The detector's threshold is this fraction of the weakest knock's strength (in dB above the
+#: floor): halfway keeps softer knocks while rejecting sounds far quieter than a knock.
+THRESHOLD_FRACTION = 0.5
+#: The threshold never goes below the detector's default gate (dB).
+MIN_THRESHOLD_DB = KnockModel().min_strength_db
+
+
+class CalibrationError(Exception):
+    """The recording does not follow the protocol. One line for people."""
+
+
+@dataclass(frozen=True)
+class MicMeasurement:
+    """The calibration's result, and whether the margin is safe."""
+
+    profile: MicProfile
+    margin_db: float
+    knock_like: int  # how many of the knocks the default model would call knocks
+
+    @property
+    def margin_is_safe(self) -> bool:
+        return self.margin_db >= SAFE_MARGIN_DB
+
+
+def noise_floor_db(blocks: list[AudioBlock], percentile: float = 20.0) -> float:
+    """Noise floor (dB) of some blocks: a low percentile of the detector's frame levels."""
+    if not blocks:
+        raise CalibrationError("the recording is shorter than the quiet part")
+    params = DetectorParams()
+    samples = np.concatenate([b.samples for b in blocks])
+    rate = blocks[0].rate_hz
+    window = round(params.window_s * rate)
+    hop = round(params.hop_s * rate)
+    if len(samples) < window:
+        raise CalibrationError("the quiet part is too short; record at least 1 s of quiet")
+    analyser = FrameAnalyser(rate, window)
+    levels = [
+        level_db(analyser.power(samples[i : i + window]))
+        for i in range(0, len(samples) - window + 1, hop)
+    ]
+    return float(np.percentile(levels, percentile))
+
+
+def measure_mic(
+    blocks: Iterable[AudioBlock],
+    quiet_s: float = QUIET_S,
+    knocks: int = KNOCKS,
+    device: str | None = None,
+    sample_rate_hz: int | None = None,
+) -> MicMeasurement:
+    """Run the protocol over `blocks` (detector-rate blocks starting at the recording's start)."""
+    blocks = list(blocks)
+    if not blocks:
+        raise CalibrationError("the recording is empty")
+    start_s = blocks[0].t_s
+    quiet = [b for b in blocks if b.t_s + b.duration_s <= start_s + quiet_s]
+    rest = [b for b in blocks if b.t_s >= start_s + quiet_s]
+    floor_db = noise_floor_db(quiet)
+    # Listen permissively: every onset clearly above the floor is a candidate knock.
+    detector = KnockDetector(model=KnockModel(noise_floor_db=floor_db), keep_rejected=True)
+    heard = list(detect_knocks(rest, detector)) + detector.rejected
+    candidates = sorted(heard, key=lambda k: k.strength_db, reverse=True)[:knocks]
+    if not candidates:
+        raise CalibrationError(
+            f"heard no knocks after the first {quiet_s:g} s; knock {knocks} times firmly on "
+            "the table, about a second apart"
+        )
+    features = [k.features for k in candidates]
+    weakest = min(f.strength_db for f in features)
+    profile = MicProfile(
+        device=device,
+        sample_rate_hz=sample_rate_hz,
+        noise_floor_db=round(floor_db, 1),
+        knock_strength_db=round(statistics.median(f.strength_db for f in features), 1),
+        weakest_knock_strength_db=round(weakest, 1),
+        knock_centroid_hz=round(statistics.median(f.centroid_hz for f in features), 1),
+        knock_flatness=round(statistics.median(f.flatness for f in features), 5),
+        knock_decay_db=round(statistics.median(f.decay_db for f in features), 1),
+        knock_attack_ms=round(statistics.median(f.attack_ms for f in features), 2),
+        threshold_db=round(max(MIN_THRESHOLD_DB, THRESHOLD_FRACTION * weakest), 1),
+        knocks_heard=len(candidates),
+        measured_at=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
+    min_confidence = DetectorParams().min_confidence
+    knock_like = sum(k.confidence >= min_confidence for k in candidates)
+    return MicMeasurement(profile=profile, margin_db=weakest, knock_like=knock_like)
+
+
+def knock_model_for(mic: MicProfile | None) -> KnockModel:
+    """The detector's model of a knock: the defaults, adjusted to a calibrated table.
+
+    The centroid band is centred on the calibrated knocks (-0.85 / +1.3 octaves: knocks vary
+    with where and how hard the table is hit); the flatness limit is three times theirs but
+    never below the default; the strength gate is the profile's threshold.
+    """
+    default = KnockModel()
+    if mic is None:
+        return default
+    return replace(
+        default,
+        noise_floor_db=mic.noise_floor_db,
+        min_strength_db=mic.threshold_db,
+        min_centroid_hz=mic.knock_centroid_hz / 1.8,
+        max_centroid_hz=mic.knock_centroid_hz * 2.5,
+        max_flatness=max(default.max_flatness, 3 * mic.knock_flatness),
+    )
