@@ -35,16 +35,15 @@ class SampleRing:
         self._ready = threading.Event()
 
     def write(self, samples: np.ndarray) -> None:
-        n = len(samples)
+        total = len(samples)
         capacity = len(self._data)
-        if n >= capacity:
-            samples = samples[-capacity:]
-            n = capacity
-        start = self._written % capacity
+        samples = samples[-capacity:]  # older ones would be overwritten at once anyway
+        n = len(samples)
+        start = (self._written + total - n) % capacity
         first = min(n, capacity - start)
         self._data[start : start + first] = samples[:first]
         self._data[: n - first] = samples[first:]
-        self._written += n
+        self._written += total
         self._ready.set()
 
     def read_available(self, timeout_s: float) -> tuple[int, np.ndarray]:

@@ -1,0 +1,114 @@
+"""The live microphone without a microphone: the ring buffer, and the one-line errors when
+there is no PortAudio or no input device (sounddevice is faked or made to fail)."""
+
+import sys
+import threading
+import types
+
+import numpy as np
+import pytest
+
+import audio.mic_source as mic_source
+from audio.blocks import AudioSourceError
+from audio.detector import DETECTOR_RATE_HZ
+from audio.mic_source import SampleRing, read_microphone
+from audio.sources import open_microphone
+
+
+def test_the_ring_hands_over_samples_in_order_with_their_index():
+    ring = SampleRing(100)
+    ring.write(np.arange(30, dtype=np.float32))
+    ring.write(np.arange(30, 50, dtype=np.float32))
+    start, samples = ring.read_available(timeout_s=0)
+    assert start == 0 and samples.tolist() == list(range(50))
+    ring.write(np.arange(50, 60, dtype=np.float32))
+    start, samples = ring.read_available(timeout_s=0)
+    assert start == 50 and samples.tolist() == list(range(50, 60))
+
+
+def test_a_reader_that_falls_behind_loses_the_oldest_samples_and_counts_them():
+    ring = SampleRing(100)
+    ring.write(np.arange(250, dtype=np.float32))
+    start, samples = ring.read_available(timeout_s=0)
+    assert ring.dropped == 150 and start == 150 and samples.tolist() == list(range(150, 250))
+
+
+def test_no_portaudio_is_a_one_line_error(monkeypatch):
+    def broken():
+        raise AudioSourceError("no PortAudio library: install it (apt-get install libportaudio2)")
+
+    monkeypatch.setattr(mic_source, "_import_sounddevice", broken)
+    with pytest.raises(AudioSourceError, match="PortAudio"):
+        open_microphone(DETECTOR_RATE_HZ)
+
+
+def test_importing_sounddevice_without_its_library_says_how_to_install_it(monkeypatch):
+    class Finder:
+        def find_spec(self, name, path=None, target=None):
+            if name == "sounddevice":
+                raise OSError("PortAudio library not found")
+            return None
+
+    monkeypatch.delitem(sys.modules, "sounddevice", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [Finder(), *sys.meta_path])
+    with pytest.raises(AudioSourceError, match="libportaudio2"):
+        mic_source._import_sounddevice()
+
+
+class FakePortAudioError(Exception):
+    pass
+
+
+def fake_sounddevice(devices_ok=True):
+    """A stand-in for the sounddevice module: a device that plays a short recording."""
+    module = types.SimpleNamespace(PortAudioError=FakePortAudioError)
+
+    def query_devices(device=None, kind=None):
+        if not devices_ok:
+            raise FakePortAudioError("Error querying device -1")
+        return {"name": "fake", "default_samplerate": 48_000.0, "max_input_channels": 1}
+
+    class InputStream:
+        def __init__(self, callback, **kwargs):
+            self.callback = callback
+
+        def __enter__(self):
+            block = np.full((480, 1), 0.25, dtype=np.float32)
+            for _ in range(10):  # 100 ms of sound, delivered as PortAudio would
+                self.callback(block, 480, None, None)
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    module.query_devices = query_devices
+    module.InputStream = InputStream
+    return module
+
+
+def test_no_input_device_is_a_one_line_error(monkeypatch):
+    monkeypatch.setattr(mic_source, "_import_sounddevice", lambda: fake_sounddevice(False))
+    with pytest.raises(AudioSourceError, match="no microphone") as caught:
+        open_microphone(DETECTOR_RATE_HZ)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_microphone_gives_conformed_blocks_stamped_from_the_sample_count(monkeypatch):
+    monkeypatch.setattr(mic_source, "_import_sounddevice", lambda: fake_sounddevice(True))
+    stop = threading.Event()
+    blocks = []
+    for block in open_microphone(DETECTOR_RATE_HZ, stop=stop):
+        blocks.append(block)
+        if len(blocks) == 5:
+            stop.set()
+            break
+    assert all(b.rate_hz == DETECTOR_RATE_HZ and len(b.samples) == 160 for b in blocks)
+    steps = np.diff([b.t_s for b in blocks])
+    np.testing.assert_allclose(steps, 0.01, atol=1e-9)
+
+
+def test_read_microphone_stops_when_asked(monkeypatch):
+    monkeypatch.setattr(mic_source, "_import_sounddevice", lambda: fake_sounddevice(True))
+    stop = threading.Event()
+    stop.set()
+    assert list(read_microphone(stop=stop)) == []

@@ -1,0 +1,119 @@
+"""The room profile's [mic] section: written by calibration, read back the same, and refused
+with a one-line error naming the bad field when it is wrong."""
+
+import pytest
+import soundfile
+from audio_signals import knock, noise, place
+
+from audio.detector import DETECTOR_RATE_HZ
+from audio.sources import open_recording
+from calibration.mic import (
+    SAFE_MARGIN_DB,
+    CalibrationError,
+    knock_model_for,
+    measure_mic,
+)
+from calibration.profile import (
+    MicProfile,
+    ProfileError,
+    RoomProfile,
+    dump_profile,
+    load_profile,
+    parse_profile,
+    save_mic_section,
+)
+
+MIC = MicProfile(
+    noise_floor_db=-60.0, knock_strength_db=50.0, weakest_knock_strength_db=47.5,
+    knock_centroid_hz=420.0, knock_flatness=0.003, knock_decay_db=10.0, knock_attack_ms=4.5,
+    threshold_db=23.8, knocks_heard=5, device="USB mic", sample_rate_hz=48_000,
+)
+
+
+def test_a_profile_reads_back_exactly_as_it_was_written(tmp_path):
+    path = tmp_path / "room.toml"
+    save_mic_section(path, MIC)
+    assert load_profile(path) == RoomProfile(mic=MIC)
+    assert path.read_text().startswith("version = 1\n")
+
+
+def test_saving_the_mic_section_keeps_the_camera_section(tmp_path):
+    path = tmp_path / "room.toml"
+    path.write_text(dump_profile(RoomProfile(camera={"seat_angles_deg": [90.0, 270.0]})))
+    save_mic_section(path, MIC)
+    profile = load_profile(path)
+    assert profile.camera == {"seat_angles_deg": [90.0, 270.0]} and profile.mic == MIC
+
+
+def test_a_bad_field_is_named_in_one_line():
+    text = dump_profile(RoomProfile(mic=MIC)).replace("knocks_heard = 5", "knocks_heard = 0")
+    with pytest.raises(ProfileError, match=r"mic\.knocks_heard") as caught:
+        parse_profile(text)
+    assert "\n" not in str(caught.value)
+
+
+def test_an_unknown_field_is_refused():
+    text = dump_profile(RoomProfile(mic=MIC)) + "\n"
+    text = text.replace("[mic]\n", "[mic]\nloudness = 3\n")
+    with pytest.raises(ProfileError, match=r"mic\.loudness"):
+        parse_profile(text)
+
+
+@pytest.mark.parametrize("text,message", [
+    ("version = 2\n", "version 2 is not supported"),
+    ("[mic]\nnoise_floor_db = -60\n", "no 'version'"),
+    ("version = 1\n[mic\n", "not valid TOML"),
+])
+def test_profiles_of_another_version_or_not_toml_are_refused(text, message):
+    with pytest.raises(ProfileError, match=message):
+        parse_profile(text)
+
+
+def test_a_missing_or_unreadable_profile_is_a_one_line_error(tmp_path):
+    with pytest.raises(ProfileError, match="no such profile"):
+        load_profile(tmp_path / "nothing.toml")
+    binary = tmp_path / "binary.toml"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(ProfileError):
+        load_profile(binary)
+
+
+def test_the_detector_model_follows_the_calibrated_knocks():
+    model = knock_model_for(MIC)
+    assert model.noise_floor_db == -60.0 and model.min_strength_db == 23.8
+    assert model.min_centroid_hz < 420 < model.max_centroid_hz
+    assert knock_model_for(None) == type(model)()
+
+
+def protocol_recording(tmp_path, knock_amplitude=0.5, noise_rms=1e-3, knocks=5):
+    """5 s of quiet room, then `knocks` knocks a second apart, at 48 kHz."""
+    rate = 48_000
+    times = [5.5 + i for i in range(knocks)]
+    sound = place(noise(rate, seconds=11.0, rms=noise_rms), knock(rate, amplitude=knock_amplitude),
+                  times, rate)
+    path = tmp_path / "protocol.wav"
+    soundfile.write(path, sound, rate)
+    return path
+
+
+def measure(path):
+    return measure_mic(open_recording(path, DETECTOR_RATE_HZ).blocks)
+
+
+def test_calibration_measures_the_floor_and_the_knocks_of_a_protocol_recording(tmp_path):
+    measurement = measure(protocol_recording(tmp_path))
+    mic = measurement.profile
+    assert mic.noise_floor_db == pytest.approx(-60, abs=4)  # rms 1e-3 white noise
+    assert mic.knocks_heard == 5 and measurement.knock_like == 5
+    assert 300 < mic.knock_centroid_hz < 900
+    assert measurement.margin_is_safe and mic.threshold_db < mic.weakest_knock_strength_db
+
+
+def test_calibration_warns_when_the_knocks_barely_clear_the_noise(tmp_path):
+    measurement = measure(protocol_recording(tmp_path, knock_amplitude=0.03, noise_rms=3e-3))
+    assert not measurement.margin_is_safe and measurement.margin_db < SAFE_MARGIN_DB
+
+
+def test_calibration_without_knocks_says_what_to_do(tmp_path):
+    with pytest.raises(CalibrationError, match="knock 5 times"):
+        measure(protocol_recording(tmp_path, knocks=0))

@@ -1,0 +1,87 @@
+"""`bruno listen` and `bruno calibrate mic` as a user runs them: a subprocess, its output
+and its exit code."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import soundfile
+from audio_signals import knock, noise, place
+
+ROOT = Path(__file__).resolve().parents[1]
+KNOCK_TIMES_S = [0.7, 1.6, 2.45]
+
+
+def bruno(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bruno", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=60)
+
+
+@pytest.fixture
+def knocks_wav(tmp_path):
+    path = tmp_path / "knocks.wav"
+    sound = place(noise(44_100, seconds=3.2, rms=5e-4), knock(44_100), KNOCK_TIMES_S, 44_100)
+    soundfile.write(path, sound, 44_100)
+    return path
+
+
+def test_listen_json_prints_one_knock_event_per_line_and_nothing_else(knocks_wav):
+    result = bruno("listen", "--json", str(knocks_wav))
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [e["t"] for e in events] == pytest.approx(KNOCK_TIMES_S, abs=0.003)
+    for event in events:
+        assert list(event) == ["t", "kind", "strength", "confidence"]
+        assert event["kind"] == "knock" and 0 <= event["confidence"] <= 1
+
+
+def test_listen_prints_a_readable_list_and_a_count(knocks_wav):
+    result = bruno("listen", str(knocks_wav))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 4 and "knock" in lines[0] and "dB above floor" in lines[0]
+    assert lines[-1].startswith("3 knocks heard in 3.2 s")
+
+
+@pytest.mark.parametrize("args,message", [
+    (["listen", "no_such_file.wav"], "no such file"),
+    (["listen"], "give either"),
+    (["listen", "--profile", "missing.toml", "x.wav"], "no such profile"),
+])
+def test_bad_input_is_one_line_on_stderr_and_exit_code_2(args, message):
+    result = bruno(*args)
+    assert result.returncode == 2
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_listen_mic_without_a_microphone_is_a_one_line_error():
+    result = bruno("listen", "--mic")
+    assert result.returncode == 2
+    assert ("PortAudio" in result.stderr) or ("microphone" in result.stderr)
+    assert "Traceback" not in result.stderr
+
+
+def test_calibrate_from_a_recording_writes_a_profile_that_listen_uses(tmp_path, knocks_wav):
+    rate = 48_000
+    protocol = tmp_path / "protocol.wav"
+    times = [5.5 + i for i in range(5)]
+    soundfile.write(protocol, place(noise(rate, seconds=11.0, rms=1e-3), knock(rate), times,
+                                    rate), rate)
+    profile = tmp_path / "room.toml"
+    result = bruno("calibrate", "mic", "--from", str(protocol), "--profile", str(profile))
+    assert result.returncode == 0, result.stderr
+    assert "noise floor" in result.stdout and "margin" in result.stdout
+    assert "[mic]" in profile.read_text()
+    heard = bruno("listen", "--json", "--profile", str(profile), str(knocks_wav))
+    assert heard.returncode == 0, heard.stderr
+    assert len(heard.stdout.splitlines()) == 3
+
+
+def test_a_profile_with_a_bad_field_is_refused_by_listen(tmp_path, knocks_wav):
+    profile = tmp_path / "room.toml"
+    profile.write_text("version = 1\n[mic]\nnoise_floor_db = 'loud'\n")
+    result = bruno("listen", "--profile", str(profile), str(knocks_wav))
+    assert result.returncode == 2 and "mic.noise_floor_db" in result.stderr
