@@ -7,7 +7,7 @@ import sys
 
 import typer
 
-from bruno.commands import calibrate, identify, listen, replay
+from bruno.commands import calibrate, calibrate_camera, identify, listen, replay, review
 from bruno.errors import UserError
 
 app = typer.Typer(
@@ -28,6 +28,8 @@ app.command("replay")(replay.replay)
 app.command("identify")(identify.identify)
 app.command("listen")(listen.listen)
 app.add_typer(calibrate.calibrate_app, name="calibrate")
+calibrate.calibrate_app.command("camera")(calibrate_camera.camera)
+app.command("review")(review.review)
 
 
 def main() -> None:

@@ -1,0 +1,102 @@
+"""`bruno calibrate camera`: find the piles and set the seats, from a picture, a video or live."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import cv2
+import typer
+
+from bruno.errors import UserError
+from calibration.camera import DEFAULT_SEAT0_ANGLE_DEG, save_camera_section
+from calibration.camera_proposal import CameraCalibrationError, draw_proposal, propose_camera
+from calibration.profile import ProfileError
+from vision.frames import FrameSourceError, first_frame, read_camera
+
+VIDEO_FRAME_AT_S = 3.0
+"""From a video, the frame this many seconds in is used: past the deal, a card on the pile."""
+
+LIVE_WARMUP_S = 1.0
+"""A live camera is given this long to settle its exposure before the picture is taken."""
+
+
+def camera(
+    source: Annotated[Path | None, typer.Option(
+        "--from", help="A photo or video of the table instead of the live camera.",
+        show_default=False)] = None,
+    players: Annotated[int, typer.Option("--players", min=2, max=10,
+                                         help="Number of players (seats).")] = 4,
+    seat0_angle: Annotated[float, typer.Option(
+        "--seat0-angle", help="Direction of seat 0 from the pile, degrees in the image "
+        "(0 right, 90 down); the others follow clockwise, evenly.")] = DEFAULT_SEAT0_ANGLE_DEG,
+    seat_angles: Annotated[str | None, typer.Option(
+        "--seat-angles", help="Each seat's direction instead, e.g. 90,200,270,340.",
+        show_default=False)] = None,
+    out: Annotated[Path, typer.Option("--out", "--profile",
+                                      help="Profile to write; its other sections are kept.")
+                   ] = Path("room_profile.toml"),
+    picture: Annotated[Path | None, typer.Option(
+        "--picture", help="Where to save the picture of what was set (default: next to the "
+        "profile, .camera.png).", show_default=False)] = None,
+    at: Annotated[float, typer.Option("--at", help="Seconds into a video to take the frame.")
+                  ] = VIDEO_FRAME_AT_S,
+    device: Annotated[str, typer.Option("--camera", help="Camera index or device path.")] = "0",
+    json_out: Annotated[bool, typer.Option("--json", help="Print the [camera] section as JSON.")
+                        ] = False,
+) -> None:
+    """Propose the discard-pile and draw-pile regions and the seat directions; save them."""
+    angles = _parse_angles(seat_angles, players)
+    try:
+        image = first_frame(source, at).full() if source else _live(device)
+        proposal, warnings = propose_camera(image, players, seat0_angle, angles)
+        save_camera_section(out, proposal)
+    except (FrameSourceError, CameraCalibrationError, ProfileError) as error:
+        raise UserError(str(error)) from None
+    picture = picture or out.with_suffix(".camera.png")
+    if not cv2.imwrite(str(picture), draw_proposal(image, proposal)):
+        raise UserError(f"{picture}: cannot write the picture; check the folder exists")
+    if json_out:
+        print(json.dumps(proposal.model_dump(mode="json", exclude_none=True)))
+    else:
+        print(f"pile        {_region(proposal.pile)}")
+        for i, region in enumerate(proposal.draw_piles):
+            print(f"draw pile {i + 1} {_region(region)}")
+        print("seats       " + ", ".join(f"{s}: {a:g}°"
+                                         for s, a in enumerate(proposal.seat_angles_deg)))
+        print(f"card height {proposal.card_height:.3f} of the frame")
+        print(f"wrote [camera] to {out}; check {picture}")
+    for warning in warnings:
+        print(f"bruno: warning: {warning}", file=sys.stderr)
+
+
+def _region(region) -> str:
+    return f"x {region.x:.3f} y {region.y:.3f} w {region.w:.3f} h {region.h:.3f} (of the frame)"
+
+
+def _parse_angles(text: str | None, players: int) -> tuple[float, ...] | None:
+    if text is None:
+        return None
+    try:
+        angles = tuple(float(a) for a in text.split(","))
+    except ValueError:
+        raise UserError(f"--seat-angles {text!r}: give numbers separated by commas, "
+                        "e.g. 90,180,270,0") from None
+    if len(angles) != players:
+        raise UserError(f"--seat-angles gives {len(angles)} directions for {players} players; "
+                        "give one per seat, in seat order")
+    return angles
+
+
+def _live(device: str):
+    source = int(device) if device.isdigit() else device
+    started = time.monotonic()
+    image = None
+    for frame in read_camera(source):
+        image = frame.full()
+        if time.monotonic() - started >= LIVE_WARMUP_S:
+            break
+    return image

@@ -1,0 +1,92 @@
+"""`bruno review FOOTAGE --events-only --json`: the event log vision and audio find in a video.
+
+(The full review — rulings, annotated video, report — comes with the application; this prints
+the merged events, game line first, exactly as `bruno replay` reads them.)
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from bruno.errors import UserError
+from calibration.camera import default_camera_profile, load_camera_profile
+from calibration.profile import ProfileError
+from referee.eventlog import dumps
+from vision.card_readers import CardModelMissing, TruthReader, recogniser_reader
+from vision.frames import FrameSourceError
+from vision.review import review_video
+
+
+def review(
+    footage: Annotated[Path, typer.Argument(help="A video of the table (MP4, MKV, MOV...).")],
+    events_only: Annotated[bool, typer.Option(
+        "--events-only", help="Only the events (no rulings).")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
+    profile: Annotated[Path | None, typer.Option(
+        "--profile", help="Room profile with a [camera] section.", show_default=False)] = None,
+    players: Annotated[int | None, typer.Option(
+        "--players", min=2, max=10, help="Players, when no profile says (default 4).",
+        show_default=False)] = None,
+    dealer: Annotated[int, typer.Option("--dealer", min=0, help="The dealer's seat.")] = 0,
+    cards_from: Annotated[Path | None, typer.Option(
+        "--cards-from", help="Read cards from this ground-truth event log instead of the card "
+        "model (for synthetic footage).", show_default=False)] = None,
+) -> None:
+    """Run vision and audio over FOOTAGE and print the merged event log."""
+    if not events_only:
+        raise UserError("only `bruno review FOOTAGE --events-only` is available so far; "
+                        "add --events-only (and --json for the log)")
+    try:
+        camera = load_camera_profile(profile) if profile else \
+            default_camera_profile(players or 4)
+        players = players or camera.players
+        if players != camera.players:
+            raise UserError(f"--players {players} but the profile has {camera.players} seats; "
+                            "calibrate the camera for this table")
+        if not 0 <= dealer < players:
+            raise UserError(f"--dealer {dealer} is not a seat 0..{players - 1}")
+        read = _reader(cards_from)
+        result = review_video(footage, camera, read, players, dealer)
+    except (ProfileError, CardModelMissing, FrameSourceError) as error:
+        raise UserError(str(error)) from None
+    if as_json:
+        for event in result.log():
+            typer.echo(dumps(event))
+    else:
+        _print_table(footage, result.log())
+    for note in result.notes:
+        print(f"bruno: warning: {note}", file=sys.stderr)
+    if result.error:
+        raise UserError(result.error)
+
+
+def _reader(cards_from: Path | None):
+    if cards_from is None:
+        return recogniser_reader()
+    try:
+        lines = cards_from.read_text(encoding="utf-8").splitlines()
+        events = [json.loads(line) for line in lines if line.strip()]
+    except (OSError, json.JSONDecodeError) as error:
+        raise UserError(f"{cards_from}: cannot read the ground-truth log ({error})") from None
+    return TruthReader(e for e in events if isinstance(e, dict) and "kind" in e)
+
+
+def _print_table(footage: Path, log: list[dict]) -> None:
+    console = Console(highlight=False)
+    game = log[0]
+    console.print(f"[bold]{footage}[/]: {game['players']} players, dealer seat {game['dealer']}")
+    table = Table(show_edge=False, pad_edge=False)
+    for column in ("t (s)", "kind", "seat", "card", "confidence"):
+        table.add_column(column)
+    for event in log[1:]:
+        seat = event.get("seat")
+        table.add_row(f"{event['t']:.2f}", event["kind"], "" if seat is None else str(seat),
+                      event.get("card", ""), str(event.get("confidence", "")))
+    console.print(table)

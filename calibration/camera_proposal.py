@@ -1,0 +1,177 @@
+"""Propose the camera section from one picture of the table, and draw the proposal.
+
+The draw piles are found by their card backs: a red oval on black. The discard pile is the
+face-up card nearest the point between them (from `vision.locate`'s card outlines). The card
+size comes from the backs' ovals. Seats come from the number of players and the direction of
+seat 0 (DESIGN.md), or from explicit angles.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from calibration.camera import (
+    DEFAULT_SEAT0_ANGLE_DEG,
+    CameraProfile,
+    ColourReferences,
+    Region,
+    default_seat_angles,
+)
+from vision.layout import DRAW_REGION_CARDS, PILE_REGION_CARDS
+
+WORK_WIDTH_PX = 640
+"""The picture is searched at this width (backs are large, fine detail is not needed)."""
+
+OVAL_TO_CARD = 1.23
+"""A card back's oval is about 0.81 of the card's length (UNO backs), so card = oval x 1.23."""
+
+MIN_OVAL_AREA_FRACTION = 0.0015
+"""Red blobs smaller than this fraction of the picture are not card-back ovals."""
+
+MIN_DARK_AROUND = 0.45
+"""At least this fraction of the ring around an oval must be dark (the black of the back)."""
+
+DARK_LEVEL = 80
+"""HSV value below which a pixel is black card back."""
+
+
+class CameraCalibrationError(Exception):
+    """The picture does not show what calibration needs; one line for people."""
+
+
+def _card_backs(small: np.ndarray) -> list[tuple[tuple[float, float], float, np.ndarray]]:
+    """(centre, card height, oval mask) of each card back seen, largest first (small px)."""
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
+    red = (((hue <= 10) | (hue >= 170)) & (sat >= 90) & (val >= 60)).astype(np.uint8)
+    red = cv2.morphologyEx(red, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    dark = val < DARK_LEVEL
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(red)
+    found = []
+    min_area = MIN_OVAL_AREA_FRACTION * small.shape[0] * small.shape[1]
+    for label in range(1, count):
+        if stats[label, cv2.CC_STAT_AREA] < min_area:
+            continue
+        mask = (labels == label).astype(np.uint8)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        (cx, cy), (rw, rh), _ = cv2.minAreaRect(contours[0])
+        grow = max(3, int(min(rw, rh) * 0.25))
+        ring = cv2.dilate(mask, np.ones((grow, grow), np.uint8)) - mask
+        if ring.sum() == 0 or dark[ring > 0].mean() < MIN_DARK_AROUND:
+            continue
+        found.append(((float(cx), float(cy)), max(rw, rh) * OVAL_TO_CARD, mask))
+    found.sort(key=lambda f: -f[1])
+    return found
+
+
+def _face_up_card(image: np.ndarray, near: tuple[float, float], card_h: float,
+                  backs: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """Centre (full px) of the card-sized outline nearest `near` that is not a card back."""
+    from vision.locate import locate
+
+    best = None
+    card_area = card_h * card_h * 2 / 3
+    for candidate in locate(image):
+        if not 0.5 * card_area <= candidate.area <= 1.8 * card_area:
+            continue
+        c = candidate.quad.mean(axis=0)
+        if any(math.dist(c, b) < 0.6 * card_h for b in backs):
+            continue
+        d = math.dist(c, near)
+        if best is None or d < best[0]:
+            best = (d, (float(c[0]), float(c[1])))
+    return best[1] if best else None
+
+
+def propose_camera(image: np.ndarray, players: int,
+                   seat0_angle_deg: float = DEFAULT_SEAT0_ANGLE_DEG,
+                   seat_angles_deg: tuple[float, ...] | None = None
+                   ) -> tuple[CameraProfile, list[str]]:
+    """The camera section for this picture (BGR, any size) and warnings for the user."""
+    h, w = image.shape[:2]
+    scale = min(1.0, WORK_WIDTH_PX / w)
+    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    backs = _card_backs(small)
+    if len(backs) < 2:
+        raise CameraCalibrationError(
+            f"found {len(backs)} draw pile(s), need 2: put both draw piles (card backs up) in "
+            "view, with the discard pile between them, and try again")
+    backs = backs[:2]
+    card_h = float(np.median([b[1] for b in backs])) / scale  # full px
+    draw_centres = [(b[0][0] / scale, b[0][1] / scale) for b in backs]
+    draw_centres.sort()  # left one first
+    between = ((draw_centres[0][0] + draw_centres[1][0]) / 2,
+               (draw_centres[0][1] + draw_centres[1][1]) / 2)
+    warnings = []
+    pile = _face_up_card(image, between, card_h, draw_centres)
+    if pile is None:
+        warnings.append("no face-up card found near the draw piles; the discard pile is set "
+                        "between them: check the picture, or calibrate with a card on the pile")
+        pile = between
+
+    def square(centre, cards):
+        side = cards * card_h
+        return Region.around(centre[0] / w, centre[1] / h, side / w, side / h)
+
+    angles = seat_angles_deg or default_seat_angles(players, seat0_angle_deg)
+    red = [cv2.mean(small, mask=b[2])[:3] for b in backs]
+    profile = CameraProfile(
+        pile=square(pile, PILE_REGION_CARDS),
+        draw_piles=(square(draw_centres[0], DRAW_REGION_CARDS),
+                    square(draw_centres[1], DRAW_REGION_CARDS)),
+        seat_angles_deg=tuple(angles),
+        card_height=round(card_h / h, 4),
+        colours=ColourReferences(
+            table_bgr=_table_colour(image, pile, card_h),
+            back_red_bgr=tuple(round(float(v)) for v in np.mean(red, axis=0))),
+        image_size=(h, w),
+    )
+    return profile, warnings
+
+
+def _table_colour(image: np.ndarray, pile: tuple[float, float], card_h: float
+                  ) -> tuple[int, int, int]:
+    """Median colour of a band of table around the pile region (outside it)."""
+    h, w = image.shape[:2]
+    inner = PILE_REGION_CARDS * card_h / 2
+    outer = inner + 0.4 * card_h
+    x0, x1 = int(max(0, pile[0] - outer)), int(min(w, pile[0] + outer))
+    y0, y1 = int(max(0, pile[1] - outer)), int(min(h, pile[1] + outer))
+    box = image[y0:y1, x0:x1].reshape(-1, 3)
+    ys, xs = np.mgrid[y0:y1, x0:x1]
+    outside = (np.abs(xs - pile[0]) > inner) | (np.abs(ys - pile[1]) > inner)
+    pixels = box[outside.reshape(-1)]
+    if len(pixels) == 0:
+        pixels = image.reshape(-1, 3)
+    med = np.median(pixels, axis=0)
+    return int(med[0]), int(med[1]), int(med[2])
+
+
+def draw_proposal(image: np.ndarray, camera: CameraProfile) -> np.ndarray:
+    """The picture with the pile (green), the draw piles (red) and seat arrows drawn on it."""
+    out = image.copy()
+    h, w = out.shape[:2]
+    thick = max(2, w // 400)
+    x0, y0, x1, y1 = camera.pile.pixels(h, w)
+    cv2.rectangle(out, (x0, y0), (x1, y1), (0, 220, 0), thick)
+    cv2.putText(out, "pile", (x0, max(12, y0 - 6)), cv2.FONT_HERSHEY_SIMPLEX, w / 1600,
+                (0, 220, 0), thick)
+    for i, region in enumerate(camera.draw_piles):
+        a0, b0, a1, b1 = region.pixels(h, w)
+        cv2.rectangle(out, (a0, b0), (a1, b1), (0, 0, 230), thick)
+        cv2.putText(out, f"draw {i + 1}", (a0, max(12, b0 - 6)), cv2.FONT_HERSHEY_SIMPLEX,
+                    w / 1600, (0, 0, 230), thick)
+    cx, cy = camera.pile.centre()
+    cx, cy = cx * w, cy * h
+    length = 0.35 * min(h, w)
+    for seat, angle in enumerate(camera.seat_angles_deg):
+        dx, dy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        start = (int(cx + dx * length * 0.45), int(cy + dy * length * 0.45))
+        end = (int(cx + dx * length), int(cy + dy * length))
+        cv2.arrowedLine(out, start, end, (255, 200, 0), thick, tipLength=0.15)
+        cv2.putText(out, f"seat {seat}", (end[0] - 30, end[1]), cv2.FONT_HERSHEY_SIMPLEX,
+                    w / 1400, (255, 200, 0), thick)
+    return out

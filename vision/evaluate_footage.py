@@ -1,0 +1,162 @@
+"""Score the table watcher on synthetic footage with ground truth.
+
+    python -m vision.evaluate_footage SCENARIO.json... [--reader truth|model] [--size 720x1280]
+
+Each scenario is rendered (once; `--cache DIR` keeps the videos) with `vision.footage`, reviewed
+with `vision.review` using the default camera profile of the footage's layout, and matched to
+its truth: plays found / missed / phantom, seat and card accuracy, onset error of `t`, draws
+and take-backs found. `--reader truth` reads cards from the ground truth, so the numbers
+measure the watching alone; `--reader model` uses the card recogniser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vision.card_readers import TruthReader, recogniser_reader
+from vision.footage import DEFAULT_FPS, render_footage
+from vision.layout import TableLayout
+from vision.review import review_video
+from vision.scenario import load_scenario
+
+PLAY_MATCH_S = 0.5
+"""A detected card matches a true play when their `t` differ by at most this."""
+
+DRAW_MATCH_S = 1.0
+"""A detected draw matches a true one within this (a reach lasts about a second)."""
+
+
+@dataclass
+class Score:
+    plays: int = 0
+    found: int = 0
+    phantom: int = 0
+    seat_right: int = 0
+    seat_none: int = 0
+    card_right: int = 0
+    errors_s: list[float] = field(default_factory=list)
+    draws: int = 0
+    draws_found: int = 0
+    draw_phantom: int = 0
+    draw_seat_right: int = 0
+    removals: int = 0
+    removals_found: int = 0
+    seconds: float = 0.0
+    review_s: float = 0.0
+
+    def add(self, other: Score) -> None:
+        for name in self.__dataclass_fields__:
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+
+
+def match(truth: list[dict], found: list[dict], tolerance_s: float) -> list[tuple[dict, dict]]:
+    """One-to-one pairs, closest in time first."""
+    pairs = sorted((abs(f["t"] - g["t"]), i, j) for i, g in enumerate(truth)
+                   for j, f in enumerate(found) if abs(f["t"] - g["t"]) <= tolerance_s)
+    used_t, used_f, out = set(), set(), []
+    for _, i, j in pairs:
+        if i not in used_t and j not in used_f:
+            used_t.add(i)
+            used_f.add(j)
+            out.append((truth[i], found[j]))
+    return out
+
+
+def score(truth: list[dict], found: list[dict]) -> Score:
+    s = Score()
+    true_cards = [e for e in truth if e["kind"] == "card"]
+    seen_cards = [e for e in found if e["kind"] == "card"]
+    pairs = match(true_cards, seen_cards, PLAY_MATCH_S)
+    s.plays, s.found, s.phantom = len(true_cards), len(pairs), len(seen_cards) - len(pairs)
+    for g, f in pairs:
+        s.seat_right += f["seat"] == g["seat"]
+        s.seat_none += f["seat"] is None
+        s.card_right += f["card"] == g["card"]
+        s.errors_s.append(f["t"] - g["t"])
+    true_draws = [e for e in truth if e["kind"] == "draw"]
+    seen_draws = [e for e in found if e["kind"] == "draw"]
+    draw_pairs = match(true_draws, seen_draws, DRAW_MATCH_S)
+    s.draws, s.draws_found = len(true_draws), len(draw_pairs)
+    s.draw_phantom = len(seen_draws) - len(draw_pairs)
+    s.draw_seat_right = sum(f["seat"] == g["seat"] for g, f in draw_pairs)
+    true_removed = [e for e in truth if e["kind"] == "card_removed"]
+    seen_removed = [e for e in found if e["kind"] == "card_removed"]
+    s.removals = len(true_removed)
+    s.removals_found = len(match(true_removed, seen_removed, PLAY_MATCH_S))
+    return s
+
+
+def _pct(n: int, d: int) -> str:
+    return f"{100 * n / d:.1f}%" if d else "-"
+
+
+def table(s: Score, games: int) -> str:
+    errs = sorted(abs(e) for e in s.errors_s)
+    median = statistics.median(errs) * 1000 if errs else float("nan")
+    p90 = errs[int(0.9 * (len(errs) - 1))] * 1000 if errs else float("nan")
+    rows = [
+        ("games", f"{games} ({s.seconds:.0f} s of footage, reviewed at "
+                  f"{s.seconds / max(s.review_s, 1e-9):.1f}x real time)"),
+        ("plays", str(s.plays)),
+        ("plays found", f"{s.found} ({_pct(s.found, s.plays)})"),
+        ("plays missed", str(s.plays - s.found)),
+        ("phantom plays", str(s.phantom)),
+        ("seat right (of found)", f"{s.seat_right} ({_pct(s.seat_right, s.found)}); "
+                                  f"{s.seat_none} unnamed"),
+        ("card right (of found)", f"{s.card_right} ({_pct(s.card_right, s.found)})"),
+        ("onset error |t|", f"median {median:.0f} ms, p90 {p90:.0f} ms"),
+        ("draws found", f"{s.draws_found} of {s.draws} ({_pct(s.draws_found, s.draws)}); "
+                        f"{s.draw_phantom} phantom; seat right {s.draw_seat_right}"),
+        ("take-backs found", f"{s.removals_found} of {s.removals}"),
+    ]
+    width = max(len(r[0]) for r in rows)
+    return "\n".join(f"| {name.ljust(width)} | {value} |" for name, value in rows)
+
+
+def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
+             verbose: bool = False) -> tuple[Score, int]:
+    total = Score()
+    for path in paths:
+        scenario = load_scenario(path)
+        video = cache / f"{path.stem}_{size[0]}x{size[1]}.mp4"
+        truth_path = video.with_suffix(".truth.jsonl")
+        if not (video.exists() and truth_path.exists()):
+            render_footage(scenario, video, size, DEFAULT_FPS)
+        truth = [json.loads(line) for line in truth_path.read_text().splitlines()]
+        read = TruthReader(truth[1:]) if reader == "truth" else recogniser_reader()
+        camera = TableLayout().camera_profile(scenario.players, size=size)
+        started = time.perf_counter()
+        result = review_video(video, camera, read, scenario.players, scenario.dealer)
+        s = score(truth[1:], result.events)
+        s.review_s = time.perf_counter() - started
+        s.seconds = scenario.length_s()
+        if verbose:
+            print(f"{path.name}: {s.found}/{s.plays} found, {s.phantom} phantom, seats "
+                  f"{s.seat_right}, draws {s.draws_found}/{s.draws} (+{s.draw_phantom})",
+                  flush=True)
+        total.add(s)
+    return total, len(paths)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("scenarios", nargs="+", type=Path)
+    parser.add_argument("--reader", choices=("truth", "model"), default="truth")
+    parser.add_argument("--size", default="720x1280", help="HEIGHTxWIDTH of rendered footage")
+    parser.add_argument("--cache", type=Path, default=Path("/tmp/bruno-footage"))
+    parser.add_argument("-v", "--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    h, w = (int(v) for v in args.size.lower().split("x"))
+    args.cache.mkdir(parents=True, exist_ok=True)
+    total, games = evaluate(args.scenarios, args.reader, (h, w), args.cache, args.verbose)
+    print(table(total, games))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

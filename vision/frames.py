@@ -1,0 +1,225 @@
+"""Frame sources: a video file (PyAV, media timestamps) or a live camera (OpenCV), as `Frame`s.
+
+Every frame carries `t_s`, seconds on the session clock: for a file, the frame's own
+presentation timestamp (so variable-frame-rate video keeps its true timing); for a camera,
+monotonic time since the source was opened. The watchers work on `small`, a downscaled copy;
+the full-resolution image is made only when asked for (`Frame.full()`), i.e. on a settle when
+a card is read, because converting every 1280x720 frame to BGR would cost more than all the
+watching together.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ANALYSIS_WIDTH_PX = 320
+"""Width of the downscaled frame the watchers look at. A card ~130 px high at 1280x720 is
+~32 px high here: enough to see its outline, cheap enough for several ms of budget per frame."""
+
+TRUNCATION_SLACK_S = 0.5
+"""A file whose last decodable frame ends more than this before its stated duration is
+reported as truncated (a few frames of slack for containers that round their duration)."""
+
+
+class FrameSourceError(Exception):
+    """A camera or video cannot be opened or read. The message is one line for people."""
+
+
+@dataclass
+class Frame:
+    """One picture: `t_s` (session seconds), `index` (0-based), `small` (BGR uint8 at
+    `ANALYSIS_WIDTH_PX` wide) and a way to get the full-resolution BGR image."""
+
+    t_s: float
+    index: int
+    small: np.ndarray
+    full_size: tuple[int, int]
+    """(height, width) of the full image, known without making it."""
+    _full_loader: Callable[[], np.ndarray] = field(repr=False)
+    _full: np.ndarray | None = field(default=None, repr=False)
+
+    def full(self) -> np.ndarray:
+        """The full-resolution BGR image (made once, on first use)."""
+        if self._full is None:
+            self._full = self._full_loader()
+        return self._full
+
+
+def small_size(height: int, width: int, analysis_width: int = ANALYSIS_WIDTH_PX) -> tuple[int, int]:
+    """(height, width) of the analysis copy of a `height` x `width` frame (never upscaled)."""
+    w = min(width, analysis_width)
+    return max(1, round(height * w / width)), w
+
+
+def frame_from_image(image: np.ndarray, t_s: float, index: int = 0,
+                     analysis_width: int = ANALYSIS_WIDTH_PX) -> Frame:
+    """A `Frame` around an image already in memory (a still photo, a rendered frame)."""
+    h, w = image.shape[:2]
+    sh, sw = small_size(h, w, analysis_width)
+    small = image if (sh, sw) == (h, w) else cv2.resize(image, (sw, sh),
+                                                        interpolation=cv2.INTER_AREA)
+    return Frame(t_s, index, small, (h, w), lambda: image, image)
+
+
+# ---------------------------------------------------------------------------------------------
+# Video files
+
+
+def _open_container(path: Path):
+    import av
+
+    if not path.exists():
+        raise FrameSourceError(f"{path}: no such file; check the path")
+    if path.is_dir():
+        raise FrameSourceError(f"{path}: is a folder; give a video file")
+    try:
+        container = av.open(str(path))
+    except (av.error.FFmpegError, OSError, UnicodeDecodeError) as error:
+        raise FrameSourceError(
+            f"{path}: cannot be read as a video ({type(error).__name__}); it may be truncated "
+            "or not a video; record it again or convert it with ffmpeg") from error
+    if not container.streams.video:
+        container.close()
+        raise FrameSourceError(f"{path}: has no video track; give a video of the table")
+    return container
+
+
+def video_duration_s(path: str | Path) -> float | None:
+    """The video track's stated duration in seconds, or None when the container does not say."""
+    container = _open_container(Path(path))
+    with container:
+        return _stated_duration_s(container)
+
+
+def _stated_duration_s(container) -> float | None:
+    import av
+
+    stream = container.streams.video[0]
+    if stream.duration is not None and stream.time_base is not None:
+        return float(stream.duration * stream.time_base)
+    if container.duration is not None:
+        return container.duration / av.time_base
+    return None
+
+
+def read_video(path: str | Path, analysis_width: int = ANALYSIS_WIDTH_PX) -> Iterator[Frame]:
+    """Every frame of the first video track, in presentation order, with its media time.
+
+    Raises FrameSourceError when the file cannot be opened, and — after the last good frame
+    has been yielded — when it breaks off (a decode error, or it ends well before its stated
+    duration), so a caller keeps everything seen up to the break.
+    """
+    import av
+
+    path = Path(path)
+    container = _open_container(path)
+    with container:
+        stream = container.streams.video[0]
+        stream.thread_type = "AUTO"  # frame threads: decoding is most of a review's time
+        stated = _stated_duration_s(container)
+        last_end_s = 0.0
+        index = 0
+        try:
+            for av_frame in container.decode(stream):
+                if av_frame.pts is None:
+                    continue
+                t_s = float((av_frame.pts - (stream.start_time or 0)) * stream.time_base)
+                frame = _frame_of(av_frame, t_s, index, analysis_width)
+                yield frame
+                index += 1
+                rate = float(stream.average_rate or 30)
+                last_end_s = t_s + 1.0 / rate
+        except (av.error.FFmpegError, OSError) as error:
+            raise FrameSourceError(
+                f"{path}: the video breaks off at {last_end_s:.2f} s ({type(error).__name__}); "
+                "events up to there were kept; the file is damaged or truncated") from error
+        if index == 0:
+            raise FrameSourceError(f"{path}: no frame could be decoded; the file is damaged")
+        if stated is not None and last_end_s < stated - TRUNCATION_SLACK_S:
+            raise FrameSourceError(
+                f"{path}: the video ends at {last_end_s:.2f} s of its stated {stated:.2f} s; "
+                "events up to there were kept; the file is truncated")
+
+
+def _frame_of(av_frame, t_s: float, index: int, analysis_width: int) -> Frame:
+    h, w = av_frame.height, av_frame.width
+    sh, sw = small_size(h, w, analysis_width)
+    # swscale downsizes straight from YUV: far cheaper than a full-size BGR conversion.
+    small = av_frame.reformat(width=sw, height=sh, format="bgr24",
+                              interpolation="AREA").to_ndarray()
+    return Frame(t_s, index, small, (h, w), lambda: av_frame.to_ndarray(format="bgr24"))
+
+
+# ---------------------------------------------------------------------------------------------
+# Cameras
+
+
+def read_camera(device: int | str = 0, analysis_width: int = ANALYSIS_WIDTH_PX,
+                session_start_s: float | None = None,
+                stop: Callable[[], bool] | None = None) -> Iterator[Frame]:
+    """Frames from a live camera (an index such as 0, or a device path such as /dev/video2).
+
+    The camera is opened on the first `next()`, not when this is called. `t_s` is monotonic
+    time since `session_start_s` (default: when the camera opened). Stops when `stop()` is
+    true; raises FrameSourceError when the camera is missing or stops delivering.
+    """
+    capture = cv2.VideoCapture(device)
+    if not capture.isOpened():
+        raise FrameSourceError(
+            f"camera {device!r} cannot be opened; check it is plugged in and not in use, or "
+            "give another with --camera")
+    origin = session_start_s if session_start_s is not None else time.monotonic()
+    index = 0
+    try:
+        while stop is None or not stop():
+            ok, image = capture.read()
+            t_s = time.monotonic() - origin
+            if not ok or image is None:
+                raise FrameSourceError(
+                    f"camera {device!r} stopped delivering frames after {index}; check the "
+                    "cable and try again")
+            yield frame_from_image(image, t_s, index, analysis_width)
+            index += 1
+    finally:
+        capture.release()
+
+
+def read_image(path: str | Path, analysis_width: int = ANALYSIS_WIDTH_PX) -> Frame:
+    """A still photo as a single frame at t = 0."""
+    path = Path(path)
+    if not path.exists():
+        raise FrameSourceError(f"{path}: no such file; check the path")
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise FrameSourceError(f"{path}: cannot be read as an image; give a JPEG or PNG")
+    return frame_from_image(image, 0.0, 0, analysis_width)
+
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+
+
+def first_frame(path: str | Path, skip_s: float = 0.0,
+                analysis_width: int = ANALYSIS_WIDTH_PX) -> Frame:
+    """A photo, or the first frame at or after `skip_s` of a video (for calibration)."""
+    path = Path(path)
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return read_image(path, analysis_width)
+    chosen = None
+    try:
+        for frame in read_video(path, analysis_width):
+            chosen = frame
+            if frame.t_s >= skip_s:
+                break
+    except FrameSourceError:
+        if chosen is None:
+            raise
+    if chosen is None:
+        raise FrameSourceError(f"{path}: no frame could be decoded; the file is damaged")
+    chosen.full()
+    return chosen

@@ -1,0 +1,350 @@
+"""The discard pile, frame by frame: when a card comes to rest, which card, who put it there.
+
+A small explicit state machine over the pile region of the downscaled frame:
+
+- IDLE: nothing moves and the pile looks as it did (`reference`, the last still pile);
+- HAND: something moves over the pile (a hand, an arm, a carried card);
+- SETTLING: nothing moves, but the pile differs from the reference: a card may be resting
+  there, or a hand is holding still, or the light changed;
+- CHANGED: this frame a new card (or a take-back) was confirmed; back to IDLE or HAND next.
+
+A new card is confirmed when the pixels that differ from the reference *and* have been still
+for `STABLE_FRAMES` form a card-shaped patch that does not touch the region's edge — an arm
+always reaches the edge (it comes from outside), a card lies inside. This also confirms a card
+while another hand is already moving in (a jump-in), and never while a hand covers it, nor from
+a lamp change (brightness is normalised by the frame's median; clipped pixels are ignored)
+or a passing shadow (soft, below `CHANGE_L1`, and never card-shaped).
+
+The event's `t` is the first frame from which the new card's pixels have not changed (looked
+up in a short history), not the frame it was confirmed in. The card is read by `read_card`
+(default: the recogniser) on a full-resolution crop around it in the last few still frames,
+and the readings are voted on. A card whose pixels show the card under it again is a take-back
+(`card_removed`); a small shift of the last card by the same hand soon after is an adjustment.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from enum import Enum
+
+import cv2
+import numpy as np
+
+from vision.arms import Arm
+from vision.frames import Frame
+from vision.seats import vote
+
+
+class PileState(Enum):
+    IDLE = "idle"
+    HAND = "hand over the pile"
+    SETTLING = "settling"
+    CHANGED = "changed"
+
+
+@dataclass(frozen=True)
+class CardReading:
+    card: str
+    confidence: float
+    runner_up: str | None = None
+
+
+CardReader = Callable[[np.ndarray, float], CardReading | None]
+"""Reads the card in a BGR crop taken at session time `t_s` (seconds). The time is there so
+a ground-truth reader can stand in for the recogniser in tests and evaluations."""
+
+MOTION_L1 = 36.0
+"""A pixel moved when its colour (sum of |ΔB|+|ΔG|+|ΔR| after brightness normalisation, 0-765)
+changed by more than this since the last frame: above sensor noise and H.264 flicker (~15)."""
+
+CHANGE_L1 = 60.0
+"""A pixel differs from the reference pile when its colour differs by more than this: a new
+card's print does; a soft shadow (< 20 % darker) on most tables does not."""
+
+CLIPPED_LEVEL = 250
+"""Pixels this bright (any channel) in the raw frame are clipped and their colour unknown."""
+
+MIN_MOVING_PX_FRACTION = 0.004
+"""Fewer moving pixels than this fraction of the region is noise, not a hand."""
+
+STABLE_FRAMES = 4
+"""A pixel must have been still this many frames (133 ms at 30 fps) to count as resting."""
+
+CARD_AREA_RANGE = (0.5, 1.7)
+"""A new card's patch (convex hull of the still, changed pixels) covers this many card areas:
+less when a corner is still covered, more when a card was pushed a little as it landed."""
+
+CARD_ASPECT_RANGE = (1.1, 2.2)
+"""Long/short side of the patch's rotated rectangle (a card is 1.5)."""
+
+MIN_CHANGED_IN_HULL = 0.3
+"""At least this fraction of the patch must really differ (not just lie between changes)."""
+
+MIN_PART_CARDS = 0.04
+"""Changed specks smaller than this many card areas (compression noise, a crumb) are left out
+of the patch, or they would bend its shape."""
+
+EDGE_TOUCH_PX = 1
+"""Changed pixels this close to the region's edge belong to something reaching in."""
+
+REMOVAL_MATCH = 0.85
+"""A patch is a take-back when this fraction of it matches the pile as it was before the top
+card came."""
+
+ADJUST_WINDOW_S = 1.5
+"""A reshaped patch over the last card within this many seconds, by the same seat, is the
+same card adjusted, not a new one."""
+
+ADJUST_MIN_OVERLAP = 0.4
+"""... when it overlaps the last card's patch by at least this (intersection over union)."""
+
+REBASE_AFTER_S = 2.0
+"""A difference that is not a card and has not moved for this long (a shadow that stays, a
+cup put down) becomes part of the reference."""
+
+HISTORY_S = 3.0
+"""How far back the rest time of a card may be found, and arms looked up."""
+
+REST_MATCH = 0.6
+"""A past frame shows the card at rest when this fraction of its patch matches (a lingering
+hand may cover a third of it)."""
+
+SEAT_WINDOW_S = 0.3
+"""The hand that placed a card is the one nearest it during this long before it came to rest."""
+
+SEAT_TIP_RADIUS_CARDS = 1.0
+"""... and its tip is within this many card heights of the card's centre."""
+
+READ_FRAMES = 3
+"""A new card is read in this many of the latest still frames, and the readings voted on."""
+
+READ_PAD_CARDS = 0.3
+"""The crop given to the reader extends this many card heights beyond the patch."""
+
+
+@dataclass
+class _Played:
+    card: str
+    seat: int | None
+    t_s: float
+    hull: np.ndarray  # bool mask over the region
+    before: np.ndarray  # reference before it came
+
+
+@dataclass
+class PileWatcher:
+    """Watches the pile region `region_px` = (x0, y0, x1, y1) of the analysis frame."""
+
+    region_px: tuple[int, int, int, int]
+    card_height_px: float
+    read_card: CardReader
+    full_scale: float = 4.0  # full-frame pixels per analysis pixel
+    state: PileState = PileState.IDLE
+    unread: list[float] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        x0, y0, x1, y1 = self.region_px
+        self.shape = (y1 - y0, x1 - x0)
+        self.card_area = self.card_height_px ** 2 * 2 / 3
+        self.reference: np.ndarray | None = None
+        self.previous: np.ndarray | None = None
+        self.still_frames = np.zeros(self.shape, np.int32)
+        self.history: deque[tuple[float, np.ndarray]] = deque()
+        self.arm_history: deque[tuple[float, list[Arm]]] = deque()
+        self.recent_frames: deque[Frame] = deque(maxlen=READ_FRAMES)
+        self.played: list[_Played] = []
+        self.stale_since = np.full(self.shape, np.inf)
+        edge = np.ones(self.shape, bool)
+        edge[EDGE_TOUCH_PX:-EDGE_TOUCH_PX or None, EDGE_TOUCH_PX:-EDGE_TOUCH_PX or None] = False
+        self.edge = edge
+
+    # -- per frame -------------------------------------------------------------------------
+
+    def update(self, frame: Frame, arms: list[Arm]) -> list[dict]:
+        """Look at one frame; return the events it confirms (usually none)."""
+        t = frame.t_s
+        crop, clipped = self._crop(frame.small)
+        self._remember(t, crop, frame, arms)
+        if self.reference is None:
+            self.reference = crop
+            self.previous = crop
+            return []
+        moving = _l1(crop, self.previous) > MOTION_L1
+        self.previous = crop
+        self.still_frames = np.where(moving, 0, self.still_frames + 1)
+        changed = (_l1(crop, self.reference) > CHANGE_L1) & ~clipped
+        any_moving = moving.mean() > MIN_MOVING_PX_FRACTION
+        if not changed.any():
+            self.stale_since[:] = np.inf
+            self.state = PileState.HAND if any_moving else PileState.IDLE
+            if not any_moving:
+                # Follow slow drifts of the light while nothing happens.
+                self.reference += (crop - self.reference) * np.float32(0.05)
+            return []
+        events = self._confirm(t, crop, changed)
+        if events:
+            self.state = PileState.CHANGED
+            return events
+        self.state = PileState.HAND if any_moving else PileState.SETTLING
+        self._rebase_stale(t, crop, changed & ~moving & (not self._arm_over(arms)))
+        return []
+
+    def _rebase_stale(self, t: float, crop: np.ndarray, stale: np.ndarray) -> None:
+        """Pixels that differ, are no card, and have sat still with no hand near for
+        REBASE_AFTER_S (a shadow that stays, a cup put down, the mark a hand left in the
+        reference) become part of the reference."""
+        self.stale_since = np.where(stale, np.minimum(self.stale_since, t), np.inf)
+        old = (t - self.stale_since) >= REBASE_AFTER_S
+        if old.any():
+            self.reference[old] = crop[old]
+            self.stale_since[old] = np.inf
+
+    def _crop(self, small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        x0, y0, x1, y1 = self.region_px
+        raw = small[y0:y1, x0:x1]
+        median = np.median(small[::6, ::6].reshape(-1, 3), axis=0).astype(np.float32)
+        crop = raw.astype(np.float32) * (128.0 / np.maximum(median, 1.0))
+        clipped = (raw >= CLIPPED_LEVEL).any(axis=2)
+        return crop, clipped
+
+    def _remember(self, t: float, crop: np.ndarray, frame: Frame, arms: list[Arm]) -> None:
+        self.history.append((t, crop))
+        self.arm_history.append((t, arms))
+        self.recent_frames.append(frame)
+        while self.history and self.history[0][0] < t - HISTORY_S:
+            self.history.popleft()
+        while self.arm_history and self.arm_history[0][0] < t - HISTORY_S:
+            self.arm_history.popleft()
+
+    def _arm_over(self, arms: list[Arm]) -> bool:
+        x0, y0, x1, y1 = self.region_px
+        return any(x0 <= a.tip[0] < x1 and y0 <= a.tip[1] < y1 for a in arms)
+
+    # -- confirming a card -----------------------------------------------------------------
+
+    def _confirm(self, t: float, crop: np.ndarray, changed: np.ndarray) -> list[dict]:
+        hull = self._card_patch(changed & (self.still_frames >= STABLE_FRAMES))
+        if hull is None or (self.still_frames[hull] < STABLE_FRAMES).any():
+            return []
+        if self.played and _matches(crop, self.played[-1].before, hull, REMOVAL_MATCH):
+            gone = self.played.pop()
+            self.reference = np.where(hull[..., None], gone.before, self.reference)
+            return [{"t": round(t, 4), "kind": "card_removed", "card": gone.card}]
+        rest_t = self._rest_time(crop, hull, t)
+        seat = self._seat(hull, rest_t)
+        last = self.played[-1] if self.played else None
+        if last is not None and rest_t - last.t_s < ADJUST_WINDOW_S and \
+                _iou(hull, last.hull) >= ADJUST_MIN_OVERLAP and seat in (None, last.seat):
+            self._adopt(crop, hull | last.hull)
+            last.hull = hull
+            return []
+        reading = self._read(hull)
+        if reading is None:
+            self.unread.append(rest_t)
+            self._adopt(crop, hull)
+            return []
+        self.played.append(_Played(reading.card, seat, rest_t, hull, self.reference.copy()))
+        del self.played[:-8]
+        self._adopt(crop, hull)
+        event: dict = {"t": round(rest_t, 4), "kind": "card", "card": reading.card, "seat": seat,
+                       "confidence": round(reading.confidence, 3)}
+        if reading.runner_up:
+            event["alternatives"] = [reading.runner_up]
+        return [event]
+
+    def _adopt(self, crop: np.ndarray, mask: np.ndarray) -> None:
+        grown = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        self.reference = np.where(grown[..., None], crop, self.reference)
+
+    def _card_patch(self, still_changed: np.ndarray) -> np.ndarray | None:
+        """The convex hull (bool mask) of the still, changed pixels that do not belong to
+        something reaching in from the region's edge, when it is card-shaped; else None."""
+        mask = still_changed.astype(np.uint8)
+        if mask.sum() < MIN_CHANGED_IN_HULL * CARD_AREA_RANGE[0] * self.card_area:
+            return None
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        touching = np.unique(labels[self.edge & (labels > 0)])
+        specks = [i for i in range(1, count)
+                  if stats[i, cv2.CC_STAT_AREA] < MIN_PART_CARDS * self.card_area]
+        inside = (labels > 0) & ~np.isin(labels, np.concatenate([touching, specks]))
+        points = np.column_stack(np.nonzero(inside)[::-1]).astype(np.int32)
+        if len(points) < 3:
+            return None
+        hull_pts = cv2.convexHull(points)
+        area = cv2.contourArea(hull_pts)
+        if not CARD_AREA_RANGE[0] * self.card_area <= area <= CARD_AREA_RANGE[1] * self.card_area:
+            return None
+        (_, _), (rw, rh), _ = cv2.minAreaRect(hull_pts)
+        aspect = max(rw, rh) / max(min(rw, rh), 1e-6)
+        if not CARD_ASPECT_RANGE[0] <= aspect <= CARD_ASPECT_RANGE[1]:
+            return None
+        hull = np.zeros(self.shape, np.uint8)
+        cv2.fillConvexPoly(hull, hull_pts, 1)
+        hull = hull > 0
+        if inside[hull].mean() < MIN_CHANGED_IN_HULL:
+            return None
+        return hull
+
+    def _rest_time(self, crop: np.ndarray, hull: np.ndarray, now: float) -> float:
+        rest = now
+        for t, past in reversed(self.history):
+            if not _matches(past, crop, hull, REST_MATCH, MOTION_L1):
+                break
+            rest = t
+        return rest
+
+    def _seat(self, hull: np.ndarray, rest_t: float) -> int | None:
+        ys, xs = np.nonzero(hull)
+        centre = (xs.mean() + self.region_px[0], ys.mean() + self.region_px[1])
+        radius2 = (SEAT_TIP_RADIUS_CARDS * self.card_height_px) ** 2
+        votes = []
+        for t, arms in self.arm_history:
+            if not rest_t - SEAT_WINDOW_S <= t <= rest_t + 0.05:
+                continue
+            near = [((a.tip[0] - centre[0]) ** 2 + (a.tip[1] - centre[1]) ** 2, a.seat)
+                    for a in arms]
+            near = [n for n in near if n[0] <= radius2]
+            if near:
+                votes.append(min(near, key=lambda n: n[0])[1])
+        return vote(votes)
+
+    def _read(self, hull: np.ndarray) -> CardReading | None:
+        ys, xs = np.nonzero(hull)
+        pad = READ_PAD_CARDS * self.card_height_px
+        x0 = (xs.min() - pad + self.region_px[0]) * self.full_scale
+        x1 = (xs.max() + 1 + pad + self.region_px[0]) * self.full_scale
+        y0 = (ys.min() - pad + self.region_px[1]) * self.full_scale
+        y1 = (ys.max() + 1 + pad + self.region_px[1]) * self.full_scale
+        readings = []
+        for frame in self.recent_frames:
+            full = frame.full()
+            h, w = full.shape[:2]
+            box = full[max(0, int(y0)):min(h, int(y1)), max(0, int(x0)):min(w, int(x1))]
+            if box.size:
+                reading = self.read_card(box, frame.t_s)
+                if reading is not None:
+                    readings.append(reading)
+        if not readings:
+            return None
+        card, _ = Counter(r.card for r in readings).most_common(1)[0]
+        chosen = [r for r in readings if r.card == card]
+        confidence = float(np.mean([r.confidence for r in chosen])) * len(chosen) / len(readings)
+        others = [r.card for r in readings if r.card != card]
+        runner_up = others[0] if others else chosen[0].runner_up
+        return CardReading(card, confidence, runner_up)
+
+
+def _l1(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    return np.abs(a - b).sum(axis=2)
+
+
+def _matches(a: np.ndarray, b: np.ndarray, mask: np.ndarray, fraction: float,
+             tolerance: float = CHANGE_L1) -> bool:
+    return bool((np.abs(a[mask] - b[mask]).sum(axis=1) <= tolerance).mean() >= fraction)
+
+
+def _iou(a: np.ndarray, b: np.ndarray) -> float:
+    union = (a | b).sum()
+    return float((a & b).sum() / union) if union else 0.0

@@ -1,0 +1,90 @@
+"""Review a video: vision over its frames, the knock detector over its sound track, and the
+events of both merged in time order — the event log `bruno replay` reads.
+
+    result = review_video("game.mp4", camera_profile, read_card, players=4, dealer=0)
+    print(result.log_lines())
+
+A video that breaks off keeps the events seen up to the break; `result.error` says where.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from calibration.camera import CameraProfile
+from vision.frames import FrameSourceError, read_video
+from vision.pile_watcher import CardReader
+from vision.table_watcher import TableWatcher
+
+#: Order of kinds at equal `t`, as `referee.events` orders them.
+KIND_ORDER = {"card_removed": 1, "card": 2, "color": 3, "knock": 4, "draw": 5, "call": 6}
+
+
+@dataclass
+class ReviewResult:
+    game: dict
+    events: list[dict]
+    frames: int = 0
+    duration_s: float = 0.0
+    error: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def log(self) -> list[dict]:
+        """The event log: the game line first, then the events in time order."""
+        return [self.game, *self.events]
+
+
+def merge_events(*streams: list[dict]) -> list[dict]:
+    """All events of all streams, in time order (ties in the referee's order of kinds)."""
+    merged = [e for stream in streams for e in stream]
+    return sorted(merged, key=lambda e: (e["t"], KIND_ORDER.get(e["kind"], 9)))
+
+
+def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
+                 players: int | None = None, dealer: int = 0, listen: bool = True
+                 ) -> ReviewResult:
+    """Events from the video's frames and sound. `players` defaults to the profile's seats."""
+    path = Path(path)
+    players = players or camera.players
+    game = {"t": 0.0, "kind": "game", "variant": "bruno", "players": players, "dealer": dealer}
+    watcher = TableWatcher(camera, read_card)
+    seen: list[dict] = []
+    frames = 0
+    last_t = 0.0
+    error = None
+    try:
+        for frame in read_video(path):
+            seen += watcher.update(frame)
+            frames += 1
+            last_t = frame.t_s
+    except FrameSourceError as failure:
+        if frames == 0:
+            raise
+        error = str(failure)
+    seen += watcher.finish()
+    result = ReviewResult(game, [], frames, last_t, error)
+    pile = watcher.pile
+    if pile is not None and pile.unread:
+        result.notes.append(f"{len(pile.unread)} card(s) came to rest but could not be read, "
+                            f"at t = {', '.join(f'{t:.2f}' for t in pile.unread)} s")
+    knocks = _knocks(path, last_t if error else None, result) if listen else []
+    result.events = merge_events(seen, knocks)
+    return result
+
+
+def _knocks(path: Path, until_s: float | None, result: ReviewResult) -> list[dict]:
+    from audio.blocks import AudioSourceError
+    from audio.detector import DETECTOR_RATE_HZ, detect_knocks
+    from audio.sources import open_recording
+
+    knocks: list[dict] = []
+    try:
+        source = open_recording(path, DETECTOR_RATE_HZ)
+        for knock in detect_knocks(source.blocks):
+            knocks.append(knock.to_event())
+    except AudioSourceError as failure:  # keep the knocks heard before a break
+        result.notes.append(f"sound: {failure}")
+    if until_s is not None:
+        knocks = [k for k in knocks if k["t"] <= until_s]
+    return knocks
