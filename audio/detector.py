@@ -26,7 +26,7 @@ from audio.spectral import (
     FrameAnalyser,
     centroid_hz,
     flatness,
-    level_db,
+    levels_db,
     log_power_db,
     spectral_flux_db,
 )
@@ -106,6 +106,21 @@ class Knock:
         }
 
 
+class _Ring:
+    """The last `size` floats, in no particular order (enough for medians and percentiles)."""
+
+    def __init__(self, size: int) -> None:
+        self._data = np.zeros(size)
+        self.count = 0
+
+    def push(self, value: float) -> None:
+        self._data[self.count % len(self._data)] = value
+        self.count += 1
+
+    def values(self) -> np.ndarray:
+        return self._data[: min(self.count, len(self._data))]
+
+
 @dataclass
 class _Pending:
     onset_frame: int
@@ -144,6 +159,7 @@ class KnockDetector:
         self._max_decision_frames = max(1, round(p.max_decision_delay_s / p.hop_s))
         self._refractory_frames = round(p.refractory_s / p.hop_s)
         self._analyser = FrameAnalyser(self.rate_hz, self._window)
+        self._window_index = np.arange(self._window)
         self._bands = (
             self._analyser.band_matrix(p.flux_bands, p.flux_low_hz, p.flux_high_hz)
             if p.flux_bands
@@ -158,8 +174,8 @@ class KnockDetector:
         self._log_powers: deque[np.ndarray] = deque(maxlen=self._lag + 1)
         self._levels: deque[float] = deque(maxlen=self._lag + 1)
         self._powers: deque[np.ndarray] = deque(maxlen=self._lag + 1)
-        self._flux_history = deque(maxlen=round(p.threshold_history_s / p.hop_s))
-        self._level_history = deque(maxlen=round(p.floor_history_s / p.hop_s))
+        self._flux_history = _Ring(round(p.threshold_history_s / p.hop_s))
+        self._level_history = _Ring(round(p.floor_history_s / p.hop_s))
         self._threshold_db = p.min_flux_db
         self._floor_db = self.model.noise_floor_db
         self._last_knock_frame = -(10**9)
@@ -178,11 +194,20 @@ class KnockDetector:
         self._recent = np.concatenate([self._recent, np.asarray(block.samples, np.float32)])
         end = self._recent_start + len(self._recent)
         knocks: list[Knock] = []
-        while self._next_frame_end <= end:
-            lo = self._next_frame_end - self._window - self._recent_start
-            knocks += self._on_frame(self._recent[lo : lo + self._window])
-            self._next_frame_end += self._hop
-            self._frame += 1
+        n_frames = max(0, (end - self._next_frame_end) // self._hop + 1)
+        if n_frames:
+            # Spectra of all the block's frames at once (numpy is fast per call, slow per
+            # frame); the state machine below then walks them one by one.
+            starts = self._next_frame_end - self._window - self._recent_start
+            starts = starts + self._hop * np.arange(n_frames)
+            powers = self._analyser.power(self._recent[starts[:, None] + self._window_index])
+            levels = levels_db(powers)
+            logs = log_power_db(powers if self._bands is None else powers @ self._bands.T)
+            fluxes = self._fluxes(logs)
+            for power, level, log_power, flux in zip(powers, levels, logs, fluxes, strict=True):
+                knocks += self._on_frame(power, float(level), log_power, float(flux))
+                self._next_frame_end += self._hop
+                self._frame += 1
         drop = max(0, len(self._recent) - self._keep_samples)
         self._recent = self._recent[drop:]
         self._recent_start += drop
@@ -198,15 +223,21 @@ class KnockDetector:
 
     # -- per frame ----------------------------------------------------------------------
 
-    def _on_frame(self, frame: np.ndarray) -> list[Knock]:
-        power = self._analyser.power(frame)
-        level = level_db(power)
-        log_power = log_power_db(power if self._bands is None else self._bands @ power)
-        flux = (
-            spectral_flux_db(log_power, self._log_powers[0], self.params.flux_top_bands)
-            if len(self._log_powers) > self._lag
-            else 0.0
-        )
+    def _fluxes(self, logs: np.ndarray) -> np.ndarray:
+        """The onset function of each new frame, against the frame `flux_lag_s` before it."""
+        history = list(self._log_powers)[-self._lag :] if self._lag else []
+        every = np.vstack([*history, logs]) if history else logs
+        fluxes = np.zeros(len(logs))
+        first = max(0, self._lag - len(history))  # frames with no frame that far back: 0
+        if first < len(logs):
+            now = every[len(history) + first :]
+            before = every[len(history) + first - self._lag : len(every) - self._lag]
+            fluxes[first:] = spectral_flux_db(now, before, self.params.flux_top_bands)
+        return fluxes
+
+    def _on_frame(
+        self, power: np.ndarray, level: float, log_power: np.ndarray, flux: float
+    ) -> list[Knock]:
         pre_level = self._levels[0] if self._levels else level
         pre_power = self._powers[0] if self._powers else np.zeros_like(power)
         self._log_powers.append(log_power)
@@ -267,24 +298,24 @@ class KnockDetector:
         return self._keep(self._decide(pending))
 
     def _update_floor(self, level: float) -> None:
-        self._level_history.append(level)
-        # The percentile is re-estimated every 20 frames (100 ms): the floor moves slowly and
-        # this keeps the cost negligible. A profile's floor is used until 0.5 s is heard.
-        n = len(self._level_history)
+        self._level_history.push(level)
         # Re-estimated every 20 frames (100 ms): the floor moves slowly and this keeps the
         # cost negligible. A profile's floor is trusted until 0.5 s of sound has been heard.
-        heard_enough = n * self.params.hop_s >= 0.5 or self.model.noise_floor_db is None
+        heard_enough = (
+            self._level_history.count * self.params.hop_s >= 0.5
+            or self.model.noise_floor_db is None
+        )
         if self._frame % 20 == 0 and heard_enough:
-            history = np.fromiter(self._level_history, float, n)
+            history = self._level_history.values()
             self._floor_db = float(np.percentile(history, self.params.floor_percentile))
         if self._floor_db is None:
             self._floor_db = level
 
     def _update_threshold(self, flux: float) -> None:
-        self._flux_history.append(flux)
-        if self._frame % 4:  # every 20 ms is plenty; medians are the costly part
+        self._flux_history.push(flux)
+        if self._frame % 10:  # every 50 ms is plenty; the medians are the costly part
             return
-        history = np.fromiter(self._flux_history, float, len(self._flux_history))
+        history = self._flux_history.values()
         median = float(np.median(history))
         mad = 1.4826 * float(np.median(np.abs(history - median)))
         self._threshold_db = max(self.params.min_flux_db, median + self.params.threshold_k * mad)

@@ -36,9 +36,9 @@ class FrameAnalyser:
             matrix[band, inside] = 1.0
         return matrix
 
-    def power(self, frame: np.ndarray) -> np.ndarray:
-        """Power spectrum of one frame (len `window_samples`)."""
-        spectrum = np.fft.rfft(frame * self._window)
+    def power(self, frames: np.ndarray) -> np.ndarray:
+        """Power spectra of a frame (len `window_samples`) or of rows of frames."""
+        spectrum = np.fft.rfft(frames * self._window, axis=-1)
         return (spectrum.real**2 + spectrum.imag**2).astype(np.float64)
 
 
@@ -47,21 +47,27 @@ def level_db(power: np.ndarray) -> float:
     return float(10 * np.log10(power.sum() + POWER_FLOOR))
 
 
+def levels_db(powers: np.ndarray) -> np.ndarray:
+    """`level_db` of each row of spectra."""
+    return 10 * np.log10(powers.sum(axis=-1) + POWER_FLOOR)
+
+
 def log_power_db(power: np.ndarray) -> np.ndarray:
     """Power per bin in dB, floored at `POWER_FLOOR`."""
     return 10 * np.log10(np.maximum(power, POWER_FLOOR))
 
 
-def spectral_flux_db(log_now: np.ndarray, log_before: np.ndarray, top: int = 0) -> float:
-    """Mean rise in dB per band (falls count as zero): the onset function.
+def spectral_flux_db(log_now: np.ndarray, log_before: np.ndarray, top: int = 0) -> np.ndarray:
+    """Mean rise in dB per band (falls count as zero): the onset function, one per row.
 
     With `top` > 0 only the `top` largest rises are averaged, so a knock that rings in a few
     bands is not diluted by the many bands where only the room noise is.
     """
-    rises = np.maximum(log_now - log_before, 0.0)
-    if 0 < top < len(rises):
-        rises = np.partition(rises, len(rises) - top)[len(rises) - top :]
-    return float(rises.mean())
+    rises = np.maximum(np.atleast_2d(log_now) - np.atleast_2d(log_before), 0.0)
+    bands = rises.shape[1]
+    if 0 < top < bands:
+        rises = np.partition(rises, bands - top, axis=1)[:, bands - top :]
+    return rises.mean(axis=1)
 
 
 def centroid_hz(power: np.ndarray, freqs_hz: np.ndarray) -> float:

@@ -3,11 +3,11 @@ the same detector however the sound is cut into blocks."""
 
 import numpy as np
 import pytest
-from audio_signals import RATE_HZ, clap, knock, noise, place, speech_like
 
 from audio.blocks import array_blocks
 from audio.detector import DETECTOR_RATE_HZ, DetectorParams, KnockDetector, detect_knocks
 from audio.mute import MuteWindows
+from audio.synthetic import RATE_HZ, clap, knock, noise, place, speech_like
 
 KNOCK_TIMES_S = [1.0, 2.2, 3.5]
 

@@ -3,10 +3,10 @@ with a one-line error naming the bad field when it is wrong."""
 
 import pytest
 import soundfile
-from audio_signals import knock, noise, place
 
 from audio.detector import DETECTOR_RATE_HZ
 from audio.sources import open_recording
+from audio.synthetic import knock, noise, place
 from calibration.mic import (
     SAFE_MARGIN_DB,
     CalibrationError,

@@ -5,12 +5,12 @@ import av
 import numpy as np
 import pytest
 import soundfile
-from audio_signals import knock, noise, place
 
 from audio.blocks import AudioSourceError, array_blocks
 from audio.detector import DETECTOR_RATE_HZ, detect_knocks
 from audio.resample import StreamingResampler, downmix
 from audio.sources import open_recording
+from audio.synthetic import knock, noise, place
 
 KNOCK_TIMES_S = [0.8, 1.9]
 

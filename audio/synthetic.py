@@ -1,4 +1,4 @@
-"""Synthetic sounds with known answers, for the audio tests (no recordings needed)."""
+"""Synthetic sounds with known answers, for tests and benchmarks (no recordings needed)."""
 
 from __future__ import annotations
 
