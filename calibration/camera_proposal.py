@@ -34,6 +34,9 @@ MIN_OVAL_AREA_FRACTION = 0.0015
 MIN_DARK_AROUND = 0.45
 """At least this fraction of the ring around an oval must be dark (the black of the back)."""
 
+MIN_FACE_COLOURS = 0.7
+"""A face-up card is mostly white print and strong ink; table textures and backs are not."""
+
 DARK_LEVEL = 80
 """HSV value below which a pixel is black card back."""
 
@@ -74,16 +77,32 @@ def _face_up_card(image: np.ndarray, near: tuple[float, float], card_h: float,
 
     best = None
     card_area = card_h * card_h * 2 / 3
+    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
     for candidate in locate(image):
         if not 0.5 * card_area <= candidate.area <= 1.8 * card_area:
             continue
         c = candidate.quad.mean(axis=0)
         if any(math.dist(c, b) < 0.6 * card_h for b in backs):
             continue
+        if _face_colour_fraction(hsv, candidate.quad) < MIN_FACE_COLOURS:
+            continue
         d = math.dist(c, near)
         if best is None or d < best[0]:
             best = (d, (float(c[0]), float(c[1])))
     return best[1] if best else None
+
+
+def _face_colour_fraction(hsv: np.ndarray, quad: np.ndarray) -> float:
+    """Fraction of the quad in a card face's colours: white print or strong ink."""
+    mask = np.zeros(hsv.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, quad.astype(np.int32), 1)
+    pixels = hsv[mask > 0]
+    if len(pixels) == 0:
+        return 0.0
+    sat, val = pixels[:, 1].astype(int), pixels[:, 2].astype(int)
+    white = (sat < 70) & (val > 160)
+    ink = (sat > 110) & (val > 80)
+    return float((white | ink).mean())
 
 
 def propose_camera(image: np.ndarray, players: int,

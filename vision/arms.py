@@ -71,6 +71,7 @@ class ArmTracker:
         self.seat_angles = seat_angles_deg
         self.card_height_px = card_height_px
         self.background: np.ndarray | None = None
+        self.base_median: np.ndarray | None = None
         self.min_area = MIN_ARM_AREA_CARDS * card_height_px ** 2 * 2 / 3 * ARM_SCALE ** 2
 
     def foreground(self, small: np.ndarray) -> np.ndarray:
@@ -78,7 +79,7 @@ class ArmTracker:
         h, w = small.shape[:2]
         img = cv2.resize(small, (max(1, round(w * ARM_SCALE)), max(1, round(h * ARM_SCALE))),
                          interpolation=cv2.INTER_AREA).astype(np.float32)
-        img = normalise_brightness(img)
+        img, self.base_median = normalise_brightness(img, self.base_median)
         if self.background is None:
             self.background = img.copy()
         bg = self.background
@@ -123,9 +124,12 @@ class ArmTracker:
         return arms
 
 
-def normalise_brightness(img: np.ndarray) -> np.ndarray:
-    """`img` (float32 BGR) scaled per channel so its median is 128: a lamp's change of
-    brightness or colour cast over the whole table cancels out."""
+def normalise_brightness(img: np.ndarray, base_median: np.ndarray | None
+                         ) -> tuple[np.ndarray, np.ndarray]:
+    """`img` (float32 BGR) scaled per channel so its median is `base_median` (default: its own,
+    returned for the next call): a lamp's change of brightness or colour cast over the whole
+    table cancels out, and a dark table's noise is not amplified."""
     sample = img[::3, ::3].reshape(-1, 3)
-    med = np.median(sample, axis=0)
-    return img * (128.0 / np.maximum(med, 1.0)).astype(np.float32)
+    med = np.maximum(np.median(sample, axis=0), 1.0).astype(np.float32)
+    base = med if base_median is None else base_median
+    return img * (base / med), base

@@ -204,7 +204,7 @@ class FootageRenderer:
         self.truth_events: list[dict] = []
         pile_stack: list[tuple[str, np.ndarray, np.ndarray]] = []
         events = [("play", p.t, p) for p in sc.plays] + [("take", b.t, b) for b in sc.takebacks]
-        events += [("draw", d.t, d) for d in sc.draws]
+        events += [("draw", d.t, d) for d in sc.draws] + [("pass", b.t, b) for b in sc.passes]
         for kind, _, item in sorted(events, key=lambda e: e[1]):
             skin, sleeve = self._colours()
             if kind == "play":
@@ -217,6 +217,11 @@ class FootageRenderer:
                 self.reaches.append(_Reach(t, t + 0.1, self._entry(item.seat, target), target,
                                            skin, sleeve, carry_out=(face, quad)))
                 self.truth_events.append({"t": t, "kind": "card_removed", "card": token})
+            elif kind == "pass":  # over the pile and away, dropping nothing
+                t = self._quantise(item.t)
+                target = self.pile_centre + rng.normal(0, 0.2, 2).astype(np.float32) * self.card_h
+                self.reaches.append(_Reach(t, t + DRAW_DWELL_S, self._entry(item.seat, target),
+                                           target, skin, sleeve, tremble_px=self.card_h * 0.02))
             elif kind == "draw":
                 which = int(rng.integers(2))
                 cx, cy = self.layout.draw_centres[which]

@@ -82,6 +82,10 @@ CARD_ASPECT_RANGE = (1.1, 2.2)
 MIN_CHANGED_IN_HULL = 0.3
 """At least this fraction of the patch must really differ (not just lie between changes)."""
 
+MAX_MOVING_IN_CARD = 0.03
+"""A resting card has at most this fraction of its patch moving (sensor noise on edges); a
+card being pushed or a hand over it has far more."""
+
 MIN_PART_CARDS = 0.04
 """Changed specks smaller than this many card areas (compression noise, a crumb) are left out
 of the patch, or they would bend its shape."""
@@ -94,8 +98,8 @@ REMOVAL_MATCH = 0.85
 card came."""
 
 ADJUST_WINDOW_S = 1.5
-"""A reshaped patch over the last card within this many seconds, by the same seat, is the
-same card adjusted, not a new one."""
+"""A reshaped patch over the last card within this many seconds, while the hand that placed
+it never left the pile, is the same card adjusted, not a new one."""
 
 ADJUST_MIN_OVERLAP = 0.4
 """... when it overlaps the last card's patch by at least this (intersection over union)."""
@@ -156,6 +160,8 @@ class PileWatcher:
         self.recent_frames: deque[Frame] = deque(maxlen=READ_FRAMES)
         self.played: list[_Played] = []
         self.stale_since = np.full(self.shape, np.inf)
+        self.base_median: np.ndarray | None = None
+        self.hand_left = True  # no hand over the pile since the last card was confirmed
         edge = np.ones(self.shape, bool)
         edge[EDGE_TOUCH_PX:-EDGE_TOUCH_PX or None, EDGE_TOUCH_PX:-EDGE_TOUCH_PX or None] = False
         self.edge = edge
@@ -176,6 +182,8 @@ class PileWatcher:
         self.still_frames = np.where(moving, 0, self.still_frames + 1)
         changed = (_l1(crop, self.reference) > CHANGE_L1) & ~clipped
         any_moving = moving.mean() > MIN_MOVING_PX_FRACTION
+        if not self._arm_over(arms):
+            self.hand_left = True
         if not changed.any():
             self.stale_since[:] = np.inf
             self.state = PileState.HAND if any_moving else PileState.IDLE
@@ -205,7 +213,11 @@ class PileWatcher:
         x0, y0, x1, y1 = self.region_px
         raw = small[y0:y1, x0:x1]
         median = np.median(small[::6, ::6].reshape(-1, 3), axis=0).astype(np.float32)
-        crop = raw.astype(np.float32) * (128.0 / np.maximum(median, 1.0))
+        if self.base_median is None:
+            self.base_median = np.maximum(median, 1.0)
+        # Scaled to the first frame's light (not to a fixed level, which would amplify the
+        # noise of a dark table along with its brightness).
+        crop = raw.astype(np.float32) * (self.base_median / np.maximum(median, 1.0))
         clipped = (raw >= CLIPPED_LEVEL).any(axis=2)
         return crop, clipped
 
@@ -226,7 +238,7 @@ class PileWatcher:
 
     def _confirm(self, t: float, crop: np.ndarray, changed: np.ndarray) -> list[dict]:
         hull = self._card_patch(changed & (self.still_frames >= STABLE_FRAMES))
-        if hull is None or (self.still_frames[hull] < STABLE_FRAMES).any():
+        if hull is None or (self.still_frames[hull] < STABLE_FRAMES).mean() > MAX_MOVING_IN_CARD:
             return []
         if self.played and _matches(crop, self.played[-1].before, hull, REMOVAL_MATCH):
             gone = self.played.pop()
@@ -235,8 +247,8 @@ class PileWatcher:
         rest_t = self._rest_time(crop, hull, t)
         seat = self._seat(hull, rest_t)
         last = self.played[-1] if self.played else None
-        if last is not None and rest_t - last.t_s < ADJUST_WINDOW_S and \
-                _iou(hull, last.hull) >= ADJUST_MIN_OVERLAP and seat in (None, last.seat):
+        if last is not None and not self.hand_left and rest_t - last.t_s < ADJUST_WINDOW_S \
+                and _iou(hull, last.hull) >= ADJUST_MIN_OVERLAP:
             self._adopt(crop, hull | last.hull)
             last.hull = hull
             return []
@@ -245,6 +257,7 @@ class PileWatcher:
             self.unread.append(rest_t)
             self._adopt(crop, hull)
             return []
+        self.hand_left = False
         self.played.append(_Played(reading.card, seat, rest_t, hull, self.reference.copy()))
         del self.played[:-8]
         self._adopt(crop, hull)

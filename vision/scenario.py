@@ -5,6 +5,7 @@ A scenario is JSON:
     {"players": 4, "dealer": 0, "seed": 7, "duration_s": 12.0,
      "plays": [{"t": 1.0, "seat": 0, "card": "y_1", "linger_s": 0.3, "adjust": false}, ...],
      "takebacks": [{"t": 5.0, "seat": 1}],
+     "passes": [{"t": 7.0, "seat": 2}],
      "knocks": [{"t": 4.6}],
      "draws": [{"t": 6.0, "seat": 3}],
      "lighting": [{"t": 8.0, "gain": 0.75}],
@@ -12,7 +13,8 @@ A scenario is JSON:
 
 A play's `t` is when its card comes to rest on the pile (the ground truth the watcher is scored
 against); the arm arrives before it and leaves `linger_s` after it. A take-back's `t` is when
-the top card leaves the pile; a draw's `t` when the hand touches the draw pile.
+the top card leaves the pile; a draw's `t` when the hand touches the draw pile; a pass is a
+hand that reaches over the pile at `t` and leaves without dropping anything.
 """
 
 from __future__ import annotations
@@ -82,6 +84,7 @@ class Scenario(_Strict):
     duration_s: float | None = Field(None, gt=0)
     plays: list[Play] = Field(default_factory=list)
     takebacks: list[TakeBack] = Field(default_factory=list)
+    passes: list[TakeBack] = Field(default_factory=list)
     knocks: list[KnockAt] = Field(default_factory=list)
     draws: list[DrawAt] = Field(default_factory=list)
     lighting: list[LightChange] = Field(default_factory=list)
@@ -94,10 +97,11 @@ class Scenario(_Strict):
         ends = [p.t + p.linger_s + WITHDRAW_S for p in self.plays]
         ends += [k.t for k in self.knocks] + [d.t + DRAW_DWELL_S + WITHDRAW_S for d in self.draws]
         ends += [b.t + WITHDRAW_S for b in self.takebacks]
+        ends += [b.t + DRAW_DWELL_S + WITHDRAW_S for b in self.passes]
         return max(ends, default=1.0) + 1.0
 
     def check(self) -> Scenario:
-        for group in (self.plays, self.takebacks, self.draws):
+        for group in (self.plays, self.takebacks, self.draws, self.passes):
             for item in group:
                 if item.seat >= self.players:
                     raise ScenarioError(f"seat {item.seat} at t={item.t} is not one of the "

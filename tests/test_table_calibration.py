@@ -1,0 +1,109 @@
+"""Camera calibration: the proposal on a rendered table, the profile's round trip and errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import cv2
+import pytest
+
+from calibration.camera import (
+    CameraProfile,
+    default_seat_angles,
+    load_camera_profile,
+    parse_camera_section,
+    save_camera_section,
+)
+from calibration.camera_proposal import CameraCalibrationError, propose_camera
+from calibration.profile import ProfileError, load_profile
+from vision.footage import FootageRenderer
+from vision.layout import TableLayout
+from vision.scenario import Scenario
+from vision.seats import seat_of_angle
+
+
+def _table_picture(seed: int, size=(720, 1280)):
+    scenario = Scenario.model_validate({"players": 4, "seed": seed, "duration_s": 2.0,
+                                        "plays": [{"t": 0.5, "seat": 0, "card": "g_4",
+                                                   "linger_s": 0.1}]})
+    frame = None
+    for t, image in FootageRenderer(scenario, size).frames():
+        frame = image
+        if t >= 1.5:
+            break
+    return frame
+
+
+@pytest.mark.parametrize("seed", [32, 33, 31])
+def test_the_proposal_finds_both_draw_piles_and_the_pile_or_says_it_did_not(seed):
+    proposal, warnings = propose_camera(_table_picture(seed), 4)
+    layout = TableLayout()
+    for region, centre in zip(proposal.draw_piles, layout.draw_centres, strict=True):
+        assert region.centre() == pytest.approx(centre, abs=0.03)
+    assert proposal.card_height == pytest.approx(layout.card_height, rel=0.1)
+    assert proposal.seat_angles_deg == (90.0, 180.0, 270.0, 0.0)
+    # The face-up card is found on some tables (32, 33) and not on others (31): then the
+    # pile is set between the draw piles and the user is told to check. Never silently wrong.
+    if warnings:
+        assert "no face-up card" in warnings[0]
+    else:
+        assert proposal.pile.centre() == pytest.approx(layout.pile_centre, abs=0.04)
+
+
+def test_a_picture_without_draw_piles_is_a_clear_error():
+    with pytest.raises(CameraCalibrationError, match="draw pile"):
+        propose_camera(_table_picture(32)[:, :200].copy(), 4)
+
+
+def test_the_camera_section_round_trips_and_keeps_the_mic_section(tmp_path):
+    path = tmp_path / "room.toml"
+    path.write_text('version = 1\n[mic]\nnoise_floor_db = -60.0\nknock_strength_db = 40.0\n'
+                    'weakest_knock_strength_db = 30.0\nknock_centroid_hz = 700.0\n'
+                    'knock_flatness = 0.1\nknock_decay_db = 20.0\nknock_attack_ms = 2.0\n'
+                    'threshold_db = 15.0\nknocks_heard = 5\n')
+    camera = TableLayout().camera_profile(5, seat0_angle_deg=45)
+    save_camera_section(path, camera)
+    assert load_camera_profile(path) == camera
+    assert load_profile(path).mic is not None
+
+
+@pytest.mark.parametrize(("patch", "field"), [
+    ({"pile": {"x": 0.9, "y": 0.1, "w": 0.3, "h": 0.2}}, "camera.pile"),
+    ({"seat_angles_deg": [90.0]}, "camera.seat_angles_deg"),
+    ({"card_height": -1}, "camera.card_height"),
+    ({"colours": {"table_bgr": [0, 0, 300]}}, "camera.colours.table_bgr"),
+])
+def test_a_bad_field_is_named_in_one_line(patch, field):
+    section = TableLayout().camera_profile(4).model_dump(mode="json")
+    section.update(patch)
+    with pytest.raises(ProfileError) as error:
+        parse_camera_section(section, "room.toml")
+    message = str(error.value)
+    assert f"field '{field}" in message and "\n" not in message
+
+
+def test_default_seats_follow_design_seat_zero_at_the_bottom_then_clockwise():
+    assert default_seat_angles(4) == (90.0, 180.0, 270.0, 0.0)
+    angles = default_seat_angles(6)
+    assert seat_of_angle(95.0, angles) == 0
+    assert seat_of_angle(150.0 + 20, angles) == 1
+    assert seat_of_angle(120.0, angles) is None  # right between seats 0 and 1
+    assert isinstance(TableLayout().camera_profile(3), CameraProfile)
+
+
+def test_bruno_calibrate_camera_writes_a_profile_and_a_picture(tmp_path):
+    picture = tmp_path / "table.png"
+    cv2.imwrite(str(picture), _table_picture(33))
+    out = tmp_path / "room.toml"
+    result = subprocess.run([sys.executable, "-m", "bruno", "calibrate", "camera", "--from",
+                             str(picture), "--players", "5", "--out", str(out)],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert load_camera_profile(out).players == 5
+    assert out.with_suffix(".camera.png").exists()
+    missing = subprocess.run([sys.executable, "-m", "bruno", "calibrate", "camera", "--from",
+                              str(tmp_path / "nope.png"), "--out", str(out)],
+                             capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 2
+    assert missing.stderr.count("\n") == 1 and "no such file" in missing.stderr
