@@ -24,14 +24,15 @@ ARM_SCALE = 0.5
 """Arms are looked for at this fraction of the analysis frame (160x90 for a 320x180 one):
 an arm is several card widths long, so it survives halving, and the cost quarters."""
 
-BRIGHTNESS_RATIO_MAX = 1.45
+BRIGHTNESS_RATIO_MAX = 1.3
 """A pixel is foreground when its brightness differs from the background by more than this
 factor (either way). A passing shadow (about 0.8x) or a lamp change left after normalisation
 stays inside it; a hand over a dark table or a dark sleeve over a light one does not."""
 
-CHROMA_DIFF_MIN = 0.09
+CHROMA_DIFF_MIN = 0.05
 """... or when its chromaticity (each channel / the sum) moves by more than this (L1): skin
-and sleeves against the table's colour."""
+and sleeves against the table's colour. Sensor noise moves it by ~0.015; a grey-lilac sleeve
+over a grey table by ~0.07."""
 
 DARK_LEVEL = 40.0
 """Below this mean grey level chromaticity is mostly noise and is not trusted."""

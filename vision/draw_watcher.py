@@ -4,15 +4,19 @@ A reach is an arm whose tip (the hand) rests inside a draw pile's region: it mus
 nearly still, for `DWELL_FRAMES`, which an arm merely passing over the draw pile on its way to
 the discard pile does not. The reach ends when no tip has been in the region for `GAP_FRAMES`;
 the event's `t` is when the hand first came to rest there, its seat the arms' vote.
+
+An arm that reaches the discard pile shortly before or during the reach (the same arm, by its
+direction) is playing, not drawing: it only crossed the draw pile on its way in or out.
 """
 
 from __future__ import annotations
 
 import math
+from collections import deque
 from dataclasses import dataclass, field
 
 from vision.arms import Arm
-from vision.seats import vote
+from vision.seats import angular_distance_deg, vote
 
 DWELL_FRAMES = 4
 """A hand rests on a draw pile for at least this many frames (133 ms at 30 fps) to take a card."""
@@ -22,6 +26,16 @@ STILL_CARDS_PER_FRAME = 0.12
 
 GAP_FRAMES = 4
 """A reach ends when no hand has been in the region for this many frames."""
+
+PLAYING_ARM_MEMORY_S = 0.8
+"""An arm that had its tip over the discard pile this recently is on its way out."""
+
+PILE_DWELL_FRAMES = 7
+"""... for at least this many frames (a play's hand slows down, drops and lingers there; a hand
+crossing the discard pile on its way to a draw pile is over it for about four)."""
+
+SAME_ARM_DEG = 20.0
+"""Two arms entering within this many degrees of each other (seen from the pile) are one."""
 
 REGION_GROW = 0.15
 """The region is grown by this fraction of its size each way: fingertips reach over the edge."""
@@ -34,6 +48,7 @@ class _Reach:
     seats: list[int | None] = field(default_factory=list)
     missing_frames: int = 0
     last_tip: tuple[float, float] | None = None
+    playing: bool = False
 
 
 @dataclass
@@ -42,7 +57,9 @@ class DrawWatcher:
 
     regions_px: list[tuple[int, int, int, int]]
     card_height_px: float
+    pile_px: tuple[int, int, int, int] | None = None
     reaches: list[_Reach] = field(default_factory=list)
+    pile_arms: deque = field(default_factory=deque)  # (t, entry angle) of arms at the pile
 
     def __post_init__(self) -> None:
         grown = []
@@ -52,7 +69,22 @@ class DrawWatcher:
         self.regions = grown
         self.reaches = [_Reach() for _ in grown]
 
+    def _playing(self, arm: Arm) -> bool:
+        frames_at_pile = sum(angular_distance_deg(arm.entry_angle_deg, angle) <= SAME_ARM_DEG
+                             for _, angle in self.pile_arms)
+        return frames_at_pile >= PILE_DWELL_FRAMES
+
+    def _remember_pile_arms(self, t_s: float, arms: list[Arm]) -> None:
+        if self.pile_px is not None:
+            px0, py0, px1, py1 = self.pile_px
+            for arm in arms:
+                if px0 <= arm.tip[0] < px1 and py0 <= arm.tip[1] < py1:
+                    self.pile_arms.append((t_s, arm.entry_angle_deg))
+        while self.pile_arms and self.pile_arms[0][0] < t_s - PLAYING_ARM_MEMORY_S:
+            self.pile_arms.popleft()
+
     def update(self, t_s: float, arms: list[Arm]) -> list[dict]:
+        self._remember_pile_arms(t_s, arms)
         events = []
         for index, (x0, y0, x1, y1) in enumerate(self.regions):
             reach = self.reaches[index]
@@ -60,6 +92,7 @@ class DrawWatcher:
             if inside:
                 arm = inside[0]
                 reach.missing_frames = 0
+                reach.playing = reach.playing or self._playing(arm)
                 still = reach.last_tip is not None and math.dist(arm.tip, reach.last_tip) \
                     <= STILL_CARDS_PER_FRAME * self.card_height_px
                 reach.last_tip = arm.tip
@@ -72,7 +105,8 @@ class DrawWatcher:
             reach.missing_frames += 1
             reach.last_tip = None
             if reach.missing_frames >= GAP_FRAMES:
-                if reach.resting_frames >= DWELL_FRAMES and reach.first_t is not None:
+                if reach.resting_frames >= DWELL_FRAMES and reach.first_t is not None \
+                        and not reach.playing:
                     events.append({"t": round(reach.first_t, 4), "kind": "draw",
                                    "seat": vote(reach.seats), "count": 1})
                 self.reaches[index] = _Reach()
@@ -82,7 +116,8 @@ class DrawWatcher:
         """Reaches still open at the end of the footage."""
         events = []
         for reach in self.reaches:
-            if reach.resting_frames >= DWELL_FRAMES and reach.first_t is not None:
+            if reach.resting_frames >= DWELL_FRAMES and reach.first_t is not None \
+                    and not reach.playing:
                 events.append({"t": round(reach.first_t, 4), "kind": "draw",
                                "seat": vote(reach.seats), "count": 1})
         self.reaches = [_Reach() for _ in self.regions]

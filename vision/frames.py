@@ -150,10 +150,33 @@ def read_video(path: str | Path, analysis_width: int = ANALYSIS_WIDTH_PX) -> Ite
 def _frame_of(av_frame, t_s: float, index: int, analysis_width: int) -> Frame:
     h, w = av_frame.height, av_frame.width
     sh, sw = small_size(h, w, analysis_width)
-    # swscale downsizes straight from YUV: far cheaper than a full-size BGR conversion.
-    small = av_frame.reformat(width=sw, height=sh, format="bgr24",
-                              interpolation="AREA").to_ndarray()
+    name = av_frame.format.name
+    if name in ("yuv420p", "yuvj420p") and h % 2 == 0 and w % 2 == 0:
+        small = _small_from_yuv420(av_frame.to_ndarray(), h, w, (sh, sw), name == "yuvj420p")
+    else:
+        small = av_frame.reformat(width=sw, height=sh, format="bgr24",
+                                  interpolation="AREA").to_ndarray()
     return Frame(t_s, index, small, (h, w), lambda: av_frame.to_ndarray(format="bgr24"))
+
+
+def _small_from_yuv420(planes: np.ndarray, h: int, w: int, size: tuple[int, int],
+                       full_range: bool) -> np.ndarray:
+    """The analysis copy straight from the decoder's planes: shrink Y, U and V (area
+    averaging), then convert only the small image to BGR. Half the cost of swscale's
+    scaled conversion, which dominated a review's time."""
+    sh, sw = size
+    quarter = h * w // 4
+    chroma = planes[h:].reshape(-1)
+    y = cv2.resize(planes[:h], (sw, sh), interpolation=cv2.INTER_AREA)
+    u = cv2.resize(chroma[:quarter].reshape(h // 2, w // 2), (sw, sh),
+                   interpolation=cv2.INTER_AREA)
+    v = cv2.resize(chroma[quarter:].reshape(h // 2, w // 2), (sw, sh),
+                   interpolation=cv2.INTER_AREA)
+    if not full_range:  # H.264's usual limited range (Y 16-235, U/V 16-240) to full
+        y = cv2.convertScaleAbs(y, alpha=255 / 219, beta=-16 * 255 / 219)
+        u = cv2.convertScaleAbs(u, alpha=255 / 224, beta=128 - 128 * 255 / 224)
+        v = cv2.convertScaleAbs(v, alpha=255 / 224, beta=128 - 128 * 255 / 224)
+    return cv2.cvtColor(cv2.merge([y, u, v]), cv2.COLOR_YUV2BGR)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -9,7 +9,9 @@ A video that breaks off keeps the events seen up to the break; `result.error` sa
 
 from __future__ import annotations
 
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from pathlib import Path
 
 from calibration.camera import CameraProfile
@@ -49,6 +51,10 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
     players = players or camera.players
     game = {"t": 0.0, "kind": "game", "variant": "bruno", "players": players, "dealer": dealer}
     watcher = TableWatcher(camera, read_card)
+    # The sound track is listened to in another process while this one watches the frames:
+    # the two halves share nothing until the merge, and a review has two cores to use.
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("fork")) if listen else None
+    heard = pool.submit(listen_to, path) if pool else None
     seen: list[dict] = []
     frames = 0
     last_t = 0.0
@@ -60,6 +66,8 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
             last_t = frame.t_s
     except FrameSourceError as failure:
         if frames == 0:
+            if pool:
+                pool.shutdown(cancel_futures=True)
             raise
         error = str(failure)
     seen += watcher.finish()
@@ -68,12 +76,21 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
     if pile is not None and pile.unread:
         result.notes.append(f"{len(pile.unread)} card(s) came to rest but could not be read, "
                             f"at t = {', '.join(f'{t:.2f}' for t in pile.unread)} s")
-    knocks = _knocks(path, last_t if error else None, result) if listen else []
+    knocks: list[dict] = []
+    if heard is not None and pool is not None:
+        knocks, note = heard.result()
+        pool.shutdown()
+        if note:
+            result.notes.append(note)
+        if error:
+            knocks = [k for k in knocks if k["t"] <= last_t]
     result.events = merge_events(seen, knocks)
     return result
 
 
-def _knocks(path: Path, until_s: float | None, result: ReviewResult) -> list[dict]:
+def listen_to(path: Path) -> tuple[list[dict], str | None]:
+    """The knocks in the sound track of `path` as events, and a note when it could not be
+    (wholly) read; knocks heard before a break are kept."""
     from audio.blocks import AudioSourceError
     from audio.detector import DETECTOR_RATE_HZ, detect_knocks
     from audio.sources import open_recording
@@ -83,8 +100,6 @@ def _knocks(path: Path, until_s: float | None, result: ReviewResult) -> list[dic
         source = open_recording(path, DETECTOR_RATE_HZ)
         for knock in detect_knocks(source.blocks):
             knocks.append(knock.to_event())
-    except AudioSourceError as failure:  # keep the knocks heard before a break
-        result.notes.append(f"sound: {failure}")
-    if until_s is not None:
-        knocks = [k for k in knocks if k["t"] <= until_s]
-    return knocks
+    except AudioSourceError as failure:
+        return knocks, f"sound: {failure}"
+    return knocks, None

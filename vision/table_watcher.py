@@ -45,7 +45,8 @@ class TableWatcher:
         arms = ArmTracker((cx * w, cy * h), cam.seat_angles_deg, card_h)
         pile = PileWatcher(cam.pile.pixels(h, w), card_h, self.read_card,
                            full_scale=frame.full_size[1] / w)
-        draws = DrawWatcher([r.pixels(h, w) for r in cam.draw_piles], card_h)
+        draws = DrawWatcher([r.pixels(h, w) for r in cam.draw_piles], card_h,
+                            pile_px=cam.pile.pixels(h, w))
         return _Watchers(arms, pile, draws)
 
     @property

@@ -1,0 +1,108 @@
+"""How fast the table watcher runs: `python -m bench.table_vision_speed`.
+
+Median milliseconds per 1280x720 frame, on one core (OpenCV limited to one thread), for
+- a frame where nothing moves,
+- a frame while a hand moves over the pile,
+- the frame where a card settles (its rest time looked up, its seat voted, its card read:
+  by the recogniser when `models/cards.onnx` is installed, else by a ground-truth reader,
+  which costs nothing — the line says which),
+each with and without making the 320x180 analysis copy (a video source gets that copy from
+the decoder's scaler, a camera needs `cv2.resize`). Then the throughput of a whole review
+(decoding, vision and the knock detector over the sound track) of a rendered 20 s game, in
+multiples of real time. Footage is rendered by `vision.footage` (seeded): no data files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+import cv2
+
+from vision.card_readers import CardModelMissing, TruthReader, recogniser_reader
+from vision.footage import FootageRenderer, render_footage
+from vision.frames import frame_from_image
+from vision.layout import TableLayout
+from vision.review import review_video
+from vision.scenario import Scenario, random_scenario
+from vision.table_watcher import TableWatcher
+
+SCENARIO = {"players": 4, "seed": 3, "duration_s": 4.0,
+            "plays": [{"t": 2.0, "seat": 1, "card": "r_7", "linger_s": 0.1}]}
+
+
+def _frames():
+    scenario = Scenario.model_validate(SCENARIO)
+    renderer = FootageRenderer(scenario)
+    return renderer, list(renderer.frames())
+
+
+def per_frame(reader_name: str) -> dict[str, list[float]]:
+    renderer, frames = _frames()
+    truth = renderer.truth()[1:]
+    reader = TruthReader(truth)
+    if reader_name == "model":
+        reader = recogniser_reader()
+    camera = TableLayout().camera_profile(4)
+    timings: dict[str, list[float]] = {"still": [], "hand": [], "settle": [],
+                                       "still+resize": [], "hand+resize": []}
+    watcher = TableWatcher(camera, reader)
+    for index, (t, image) in enumerate(frames):
+        t0 = time.perf_counter()
+        frame = frame_from_image(image, t, index)
+        t1 = time.perf_counter()
+        events = watcher.update(frame)
+        t2 = time.perf_counter()
+        if any(e["kind"] == "card" for e in events):
+            timings["settle"].append((t2 - t1) * 1000)
+        elif t < 1.2 and index > 5:
+            timings["still"].append((t2 - t1) * 1000)
+            timings["still+resize"].append((t2 - t0) * 1000)
+        elif 1.55 <= t < 2.0:
+            timings["hand"].append((t2 - t1) * 1000)
+            timings["hand+resize"].append((t2 - t0) * 1000)
+    return timings
+
+
+def review_speed(cache: Path) -> tuple[float, float]:
+    scenario = random_scenario(5, players=4, plays=10)
+    video = cache / "bench_review.mp4"
+    if not video.exists():
+        render_footage(scenario, video)
+    truth = [e for e in FootageRenderer(scenario).truth()[1:]]
+    camera = TableLayout().camera_profile(4)
+    started = time.perf_counter()
+    result = review_video(video, camera, TruthReader(truth), 4, scenario.dealer)
+    elapsed = time.perf_counter() - started
+    return result.duration_s / elapsed, elapsed
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--threads", type=int, default=1, help="OpenCV threads for the per-frame "
+                    "part (the review runs with the default threads)")
+    ap.add_argument("--cache", type=Path, default=Path("/tmp/bruno-bench"))
+    args = ap.parse_args(argv)
+    reader = "model"
+    try:
+        recogniser_reader()
+    except CardModelMissing:
+        reader = "truth"
+    cv2.setNumThreads(args.threads)
+    timings = per_frame(reader)
+    print(f"per 1280x720 frame, {args.threads} OpenCV thread(s), median ms (n):")
+    for name, values in timings.items():
+        note = f" (card read by the {reader} reader)" if name == "settle" else ""
+        if values:
+            print(f"  {name:13s} {statistics.median(values):6.2f} ms ({len(values)}){note}")
+    cv2.setNumThreads(0)
+    args.cache.mkdir(parents=True, exist_ok=True)
+    speed, elapsed = review_speed(args.cache)
+    print(f"review (decode + vision + knocks), 20 s game: {speed:.1f}x real time "
+          f"({elapsed:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
