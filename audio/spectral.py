@@ -78,7 +78,12 @@ def centroid_hz(power: np.ndarray, freqs_hz: np.ndarray) -> float:
     return float((power * freqs_hz).sum() / total)
 
 
-def flatness(power: np.ndarray) -> float:
-    """Spectral flatness 0..1: 1 for white noise, near 0 for a few strong resonances."""
-    floored = np.maximum(power, POWER_FLOOR)
+def flatness(power: np.ndarray, dynamic_range_db: float = 50.0) -> float:
+    """Spectral flatness 0..1: 1 for white noise, near 0 for a few strong resonances.
+
+    Bins more than `dynamic_range_db` below the strongest count as that far below: how deep
+    the quiet bins are is a matter of the recording's noise and codec, not of the sound.
+    """
+    floor = max(float(power.max()) * 10 ** (-dynamic_range_db / 10), POWER_FLOOR)
+    floored = np.maximum(power, floor)
     return float(np.exp(np.log(floored).mean()) / floored.mean())

@@ -119,7 +119,7 @@ def measure_mic(
 def knock_model_for(mic: MicProfile | None) -> KnockModel:
     """The detector's model of a knock: the defaults, adjusted to a calibrated table.
 
-    The centroid band is centred on the calibrated knocks (-0.85 / +1.3 octaves: knocks vary
+    The centroid band is centred on the calibrated knocks (-1 / +1.3 octaves: knocks vary
     with where and how hard the table is hit); the flatness limit is three times theirs but
     never below the default; the strength gate is the profile's threshold.
     """
@@ -130,7 +130,7 @@ def knock_model_for(mic: MicProfile | None) -> KnockModel:
         default,
         noise_floor_db=mic.noise_floor_db,
         min_strength_db=mic.threshold_db,
-        min_centroid_hz=mic.knock_centroid_hz / 1.8,
+        min_centroid_hz=mic.knock_centroid_hz / 2.0,
         max_centroid_hz=mic.knock_centroid_hz * 2.5,
         max_flatness=max(default.max_flatness, 3 * mic.knock_flatness),
     )
