@@ -47,19 +47,25 @@ class SampleRing:
         self._ready.set()
 
     def read_available(self, timeout_s: float) -> tuple[int, np.ndarray]:
-        """(absolute index of the first sample, samples) written since the last read."""
+        """(absolute index of the first sample, samples) written since the last read.
+
+        Samples lost to overwriting come back as silence, so the sample count, and with it the
+        session clock, stays right.
+        """
         if self._written == self._read:
             self._ready.wait(timeout_s)
         self._ready.clear()
         written = self._written
         capacity = len(self._data)
-        if written - self._read > capacity:
-            self.dropped += written - self._read - capacity
-            self._read = written - capacity
         start_index = self._read
-        indices = np.arange(self._read, written) % capacity
+        lost = max(0, written - self._read - capacity)
+        self.dropped += lost
+        indices = np.arange(self._read + lost, written) % capacity
         self._read = written
-        return start_index, self._data[indices].copy()
+        samples = self._data[indices]
+        if lost:
+            samples = np.concatenate([np.zeros(lost, dtype=np.float32), samples])
+        return start_index, samples
 
 
 def _import_sounddevice():

@@ -26,11 +26,12 @@ def test_the_ring_hands_over_samples_in_order_with_their_index():
     assert start == 50 and samples.tolist() == list(range(50, 60))
 
 
-def test_a_reader_that_falls_behind_loses_the_oldest_samples_and_counts_them():
+def test_a_reader_that_falls_behind_gets_silence_for_the_lost_samples_so_time_stays_right():
     ring = SampleRing(100)
-    ring.write(np.arange(250, dtype=np.float32))
+    ring.write(np.arange(1, 251, dtype=np.float32))
     start, samples = ring.read_available(timeout_s=0)
-    assert ring.dropped == 150 and start == 150 and samples.tolist() == list(range(150, 250))
+    assert ring.dropped == 150 and start == 0 and len(samples) == 250
+    assert samples[:150].tolist() == [0.0] * 150 and samples[150:].tolist() == list(range(151, 251))
 
 
 def test_no_portaudio_is_a_one_line_error(monkeypatch):
