@@ -28,8 +28,11 @@ from vision.rectify import CROP_H, CROP_W
 from vision.render import NOT_CARD, render_crop
 
 LABELS: tuple[str, ...] = (*ALL_TOKENS, NOT_CARD)
-NOT_CARD_SHARE = 3
+NOT_CARD_SHARE = 6
 """not_card crops are drawn this many times as often as one card class (its looks vary most)."""
+
+RENDER_VERSION = 2
+"""Bump when vision/render.py changes what it draws, so cached crops are not reused."""
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "models" / "cards.onnx"
@@ -63,6 +66,99 @@ def make_set(n: int, seed: int, workers: int, cache: Path | None) -> tuple[np.nd
         cache.parent.mkdir(parents=True, exist_ok=True)
         np.savez(cache, x=x, y=y)
     return x, y
+
+
+# ---------------------------------------------------------------------------------------------
+# Real photos for fine-tuning (only the splits named here; the rest is kept for evaluation)
+
+REAL_TRAIN_SINGLE = ("nuno_set1", "nuno_set2")
+"""Single-card photo groups trained on. nuno_highres and natnael_k are never trained on."""
+REAL_TRAIN_SCENES = "train"
+"""The scenes-hemant source split trained on; `valid` is kept for evaluation."""
+REAL_JITTERS = 8
+"""Crops made per real photo, each from a slightly moved quad."""
+
+
+def _largest_card_blob(image):
+    import cv2
+
+    from vision.locate import _aspect, _quad_of
+
+    grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (5, 5), 0)
+    _, m = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for c in sorted(contours, key=cv2.contourArea, reverse=True)[:3]:
+        q = _quad_of(cv2.convexHull(c))
+        if 1.3 <= _aspect(q) <= 1.8 and cv2.contourArea(c) < 0.8 * m.size:
+            return q
+    return None
+
+
+def _quad_at_corner(image, x, y):
+    """The largest located quad that has the labelled corner index (x, y) near one corner."""
+    import cv2
+
+    from vision.locate import _aspect, locate
+
+    best = None
+    for cand in locate(image):
+        q = cand.quad
+        if not 1.3 <= _aspect(q) <= 1.8:
+            continue
+        if cv2.pointPolygonTest(q.reshape(-1, 1, 2), (x, y), False) < 0:
+            continue
+        short = min(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1))
+        if np.min(np.linalg.norm(q - np.float32([x, y]), axis=1)) > 0.45 * short:
+            continue
+        if best is None or cand.area > cv2.contourArea(best):
+            best = q
+    return best
+
+
+def real_crops(data: Path, seed: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """Jittered crops of the real photos in the training splits, their labels, and the files."""
+    import csv
+
+    import cv2
+
+    from vision.evaluate import single_card_source
+    from vision.rectify import normalise_white, warp_card
+
+    rng = np.random.default_rng(seed)
+    items: list[tuple[Path, np.ndarray, str]] = []
+    cards = data / "cards-dev"
+    with open(cards / "labels.csv", newline="") as f:
+        for r in csv.DictReader(f):
+            if single_card_source(r["path"], r["source"]) in REAL_TRAIN_SINGLE:
+                img = cv2.imread(str(cards / r["path"]))
+                q = _largest_card_blob(img) if img is not None else None
+                if q is not None:
+                    items.append((cards / r["path"], q, r["card"]))
+    scenes = cards / "scenes-hemant"
+    with open(scenes / "labels.csv", newline="") as f:
+        for r in csv.DictReader(f):
+            if r["split"] != REAL_TRAIN_SCENES or not r["card"]:
+                continue
+            img = cv2.imread(str(scenes / r["path"]))
+            if img is None:
+                continue
+            h, w = img.shape[:2]
+            q = _quad_at_corner(img, float(r["x_center"]) * w, float(r["y_center"]) * h)
+            if q is not None:
+                items.append((scenes / r["path"], q, r["card"]))
+    xs, ys = [], []
+    for path, q, token in items:
+        img = cv2.imread(str(path))
+        size = np.sqrt(cv2.contourArea(q))
+        for _ in range(REAL_JITTERS):
+            c = q.mean(axis=0)
+            est = c + (q - c) * rng.uniform(0.9, 1.06)
+            est = est + rng.normal(0, size * 0.015, q.shape)
+            crop, valid = warp_card(img, est.astype(np.float32))
+            xs.append(normalise_white(crop, valid))
+            ys.append(LABELS.index(token))
+    print(f"real crops: {len(xs)} from {len(items)} labelled cards", flush=True)
+    return np.stack(xs), np.array(ys, np.int64), sorted({str(p) for p, _, _ in items})
 
 
 def build_model(n_classes: int = len(LABELS)):
@@ -171,15 +267,19 @@ def export(model, temperature: float, out: Path, meta: dict) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--train", type=int, default=22000, help="rendered training crops")
-    ap.add_argument("--val", type=int, default=2200, help="rendered held-out crops")
-    ap.add_argument("--epochs", type=int, default=10)
+    ap.add_argument("--train", type=int, default=18000, help="rendered training crops")
+    ap.add_argument("--val", type=int, default=1800, help="rendered held-out crops")
+    ap.add_argument("--epochs", type=int, default=5)
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--cache", type=Path, default=Path("/tmp/bruno-cards-cache"))
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--real", type=Path, default=None,
+                    help="shared data folder to fine-tune on (default: ../shared/data if present)")
+    ap.add_argument("--no-real", action="store_true", help="train on rendered crops only")
+    ap.add_argument("--real-repeat", type=int, default=2, help="real crops shown per epoch")
     args = ap.parse_args(argv)
 
     import torch
@@ -190,10 +290,28 @@ def main(argv: list[str] | None = None) -> None:
     os.environ.setdefault("OMP_NUM_THREADS", str(args.threads))
     t_start = time.time()
     xtr, ytr = make_set(args.train, args.seed, args.threads,
-                        args.cache / f"train_{args.seed}_{args.train}.npz")
+                        args.cache / f"train_{RENDER_VERSION}_{args.seed}_{args.train}.npz")
     # Held-out crops come from a different seed, so no rendered card is in both sets.
     xva, yva = make_set(args.val, args.seed + 1000, args.threads,
-                        args.cache / f"val_{args.seed + 1000}_{args.val}.npz")
+                        args.cache / f"val_{RENDER_VERSION}_{args.seed + 1000}_{args.val}.npz")
+
+    from vision.evaluate import shared_data_dir
+
+    real_dir = args.real or shared_data_dir()
+    real_files: list[str] = []
+    if not args.no_real and (real_dir / "cards-dev" / "labels.csv").is_file():
+        cache = args.cache / f"real_{RENDER_VERSION}_{args.seed}.npz"
+        if cache.exists():
+            data = np.load(cache)
+            xre, yre, real_files = data["x"], data["y"], list(data["files"])
+        else:
+            xre, yre, real_files = real_crops(real_dir, args.seed)
+            np.savez(cache, x=xre, y=yre, files=np.array(real_files))
+        xtr = np.concatenate([xtr, *([xre] * args.real_repeat)])
+        ytr = np.concatenate([ytr, *([yre] * args.real_repeat)])
+        print(f"fine-tuning on {len(real_files)} real photos (x{args.real_repeat})", flush=True)
+    else:
+        print("no real photos: training on rendered crops only", flush=True)
 
     model = build_model()
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
@@ -227,6 +345,7 @@ def main(argv: list[str] | None = None) -> None:
         "temperature": f"{t:.4f}",
         "rendered_val_accuracy": f"{acc:.4f}",
         "train_crops": args.train, "epochs": args.epochs, "seed": args.seed,
+        "real_photos_trained_on": len(real_files),
         "input": f"float32 [N,3,{CROP_H},{CROP_W}] BGR/255, white-balanced crop",
     })
     print(f"total {time.time() - t_start:.0f} s", flush=True)

@@ -14,27 +14,36 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-DETECT_MAX_SIDE = 640
+DETECT_MAX_SIDE = 512
 """Candidates are searched on a copy shrunk so its long side is at most this many pixels."""
 
 MIN_AREA_FRAC = 0.002
-"""Smallest candidate, as a fraction of the image area (a card 30 px high in 640x360)."""
+"""Smallest candidate, as a fraction of the image area (a card about 25 px high in 512x288)."""
 
 MAX_AREA_FRAC = 0.9
 ASPECT_RANGE = (1.15, 2.1)
 """Long side / short side of a candidate. A card is 1.5; 40° of camera tilt stretches or
 squashes that by up to about 1.3x."""
 
+MIN_SOLIDITY = 0.35
+"""Blob area / its convex hull's area: the sunburst disc bites deep into a card's coloured body,
+but a blob must still be more than a thin outline."""
+
 MIN_FILL = 0.82
-"""Blob area / quad area: rounded corners and a finger or two still pass; an oval (pi/4 = 0.79)
+"""Hull area / quad area: rounded corners and a finger or two still pass; an oval (pi/4 = 0.79)
 or another blob that is not a quadrilateral does not."""
 
 BODY_TO_CARD = 1.12
 """A blob that is the coloured body inside the white border is this much smaller than the card
 (both ways); each candidate is also tried grown by this factor."""
 
-MAX_CANDIDATES = 24
-"""At most this many candidates go to the classifier per image (largest first)."""
+MAX_CANDIDATES = 16
+"""At most this many located quads (largest first), each also tried grown by BODY_TO_CARD, go
+to the classifier per image."""
+
+SAME_TOL = 0.12
+"""Two quads are the same candidate when their centres are closer than this fraction of the
+card's size and their areas differ by less than 20%."""
 
 
 @dataclass(frozen=True)
@@ -83,44 +92,116 @@ def _aspect(quad: np.ndarray) -> float:
     return max(a, b) / max(min(a, b), 1e-6)
 
 
-def _same(q1: np.ndarray, q2: np.ndarray, tol: float) -> bool:
-    c1, c2 = q1.mean(axis=0), q2.mean(axis=0)
-    s = np.sqrt(cv2.contourArea(q1))
-    return bool(np.hypot(*(c1 - c2)) < tol * s and
-                abs(cv2.contourArea(q1) / max(cv2.contourArea(q2), 1) - 1) < 0.15)
+class _Seen:
+    """Quads kept so far, with centres and areas in arrays for a quick "same as" test."""
+
+    def __init__(self) -> None:
+        self.quads: list[np.ndarray] = []
+        self.centres = np.zeros((0, 2), np.float32)
+        self.areas = np.zeros(0, np.float32)
+
+    def has(self, quad: np.ndarray, tol: float = SAME_TOL) -> bool:
+        if not self.quads:
+            return False
+        area = abs(float(cv2.contourArea(quad)))
+        d = np.hypot(*(self.centres - quad.mean(axis=0)).T)
+        same = (d < tol * np.sqrt(area)) & (np.abs(self.areas / max(area, 1.0) - 1) < 0.2)
+        return bool(same.any())
+
+    def add(self, quad: np.ndarray) -> None:
+        self.quads.append(quad)
+        self.centres = np.vstack([self.centres, quad.mean(axis=0)[None]])
+        self.areas = np.append(self.areas, abs(float(cv2.contourArea(quad))))
+
+
+def _touches_border(contour: np.ndarray, w: int, h: int, margin: int = 2) -> bool:
+    x, y, bw, bh = cv2.boundingRect(contour)
+    return x <= margin or y <= margin or x + bw >= w - margin or y + bh >= h - margin
+
+
+def _complete_cut_card(quad: np.ndarray, w: int, h: int) -> np.ndarray | None:
+    """A card cut off by the image edge, grown back to 2:3 past that edge.
+
+    The visible part's rectangle keeps its side along the cut; the other side is lengthened (or
+    the cut side widened) so the long/short ratio is the card's 1.5, moving away from whichever
+    image edges the part touches. None when the part does not reach an edge.
+    """
+    (cx, cy), (rw, rh), ang = cv2.minAreaRect(quad.reshape(-1, 1, 2))
+    long_, short = max(rw, rh), min(rw, rh)
+    if short <= 0:
+        return None
+    box = cv2.boxPoints(((cx, cy), (rw, rh), ang)).astype(np.float32)
+    c = np.float32([cx, cy])
+    out_dir = np.float32([0, 0])  # towards the edges it is cut at
+    for i, (lo, hi) in enumerate(((0, w - 1), (0, h - 1))):
+        if box[:, i].min() <= lo + 2:
+            out_dir[i] -= 1
+        if box[:, i].max() >= hi - 2:
+            out_dir[i] += 1
+    if not out_dir.any():
+        return None
+    # Axis unit vectors of the rectangle, long first.
+    e0 = box[1] - box[0]
+    e1 = box[2] - box[1]
+    u_long, u_short = (e0, e1) if np.linalg.norm(e0) >= np.linalg.norm(e1) else (e1, e0)
+    u_long = u_long / np.linalg.norm(u_long)
+    u_short = u_short / np.linalg.norm(u_short)
+    if long_ / short < 1.5:   # cut across its length: lengthen
+        grow, axis = 1.5 * short - long_, u_long
+        new_long, new_short = 1.5 * short, short
+    else:                     # cut along its length: widen
+        grow, axis = long_ / 1.5 - short, u_short
+        new_long, new_short = long_, long_ / 1.5
+    sign = 1.0 if float(np.dot(axis, out_dir)) >= 0 else -1.0
+    c = c + axis * sign * grow / 2
+    hl, hs = u_long * new_long / 2, u_short * new_short / 2
+    return np.float32([c - hl - hs, c - hl + hs, c + hl + hs, c + hl - hs])
 
 
 def locate(image: np.ndarray, max_side: int = DETECT_MAX_SIDE,
            max_candidates: int = MAX_CANDIDATES) -> list[Candidate]:
-    """Candidate card quads in `image` (BGR uint8, any size), largest first, in image pixels."""
+    """Candidate card quads in `image` (BGR uint8, any size), largest first, in image pixels.
+
+    Quads may reach outside the image when a card is cut off by its edge.
+    """
     h, w = image.shape[:2]
     scale = min(1.0, max_side / max(h, w))
     small = image if scale == 1.0 else cv2.resize(
         image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
     sh, sw = small.shape[:2]
     total = float(sh * sw)
-    found: list[np.ndarray] = []
+    seen = _Seen()
+
+    def add(quad: np.ndarray) -> None:
+        if ASPECT_RANGE[0] <= _aspect(quad) <= ASPECT_RANGE[1] and not seen.has(quad):
+            seen.add(quad)
+
     for mask in _masks(small):
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
         for c in contours:
             area = cv2.contourArea(c)
             if not MIN_AREA_FRAC * total <= area <= MAX_AREA_FRAC * total:
                 continue
-            quad = _quad_of(c)
+            hull = cv2.convexHull(c)
+            hull_area = cv2.contourArea(hull)
+            if area < MIN_SOLIDITY * hull_area:
+                continue
+            quad = _quad_of(hull)
             qa = cv2.contourArea(quad)
-            if qa <= 0 or area / qa < MIN_FILL or not ASPECT_RANGE[0] <= _aspect(quad) <= \
-                    ASPECT_RANGE[1]:
+            if qa <= 0 or hull_area / qa < MIN_FILL:
                 continue
-            if any(_same(quad, f, 0.08) for f in found):
-                continue
-            found.append(quad)
-    found.sort(key=lambda q: -cv2.contourArea(q))
+            if _touches_border(c, sw, sh):
+                grown = _complete_cut_card(quad, sw, sh)
+                if grown is not None:
+                    add(grown)
+            add(quad)
+    order = np.argsort(-seen.areas)[:max_candidates]
     out: list[Candidate] = []
-    for q in found[:max_candidates]:
-        full = q / scale
-        out.append(Candidate(full, float(cv2.contourArea(full))))
-        c = full.mean(axis=0)
-        grown = c + (full - c) * BODY_TO_CARD
-        if not any(_same(grown, f / scale, 0.08) for f in found):
-            out.append(Candidate(grown.astype(np.float32), float(cv2.contourArea(grown))))
+    for i in order:
+        q = seen.quads[i]
+        out.append(Candidate(q / scale, float(seen.areas[i]) / scale**2))
+        c = q.mean(axis=0)
+        grown = (c + (q - c) * BODY_TO_CARD).astype(np.float32)
+        if not seen.has(grown):
+            out.append(Candidate(grown / scale, float(cv2.contourArea(grown)) / scale**2))
     return out

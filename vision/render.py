@@ -4,6 +4,7 @@ Training data for the card classifier is made here, never downloaded. A face is 
 (portrait) at `FACE_H` pixels high in one of three designs seen on real decks:
 
 - ``classic``: white tilted oval, big value with a black shadow (the 2000s deck);
+- ``ring``: only a white ring for the oval, big WHITE value with a black shadow (2010s deck);
 - ``sunburst``: large white disc with faint rays (the 2020s deck);
 - ``minimal``: large plain white oval, thin value (a newer print).
 
@@ -24,7 +25,7 @@ FACE_W = 200
 FACE_H = 300
 """Canonical face size in pixels (a 56x87 mm card, rounded to 2:3)."""
 
-DESIGNS: tuple[str, ...] = ("classic", "sunburst", "minimal")
+DESIGNS: tuple[str, ...] = ("classic", "ring", "sunburst", "minimal")
 
 # Print colours (RGB), one base per design family; jittered a little per render. Hue jitter is
 # kept small on purpose: hue is the class for colour, so it must not be augmented away.
@@ -209,10 +210,16 @@ def render_face(token: str, seed: int | np.random.Generator = 0,
     cx, cy = W / 2, H / 2
     big = H * rng.uniform(0.34, 0.42)
     oval = np.zeros((H, W), np.uint8)
-    if st.design == "classic":
+    ring = None
+    if st.design in ("classic", "ring"):
         axes = (int(W * rng.uniform(0.36, 0.42)), int(H * rng.uniform(0.43, 0.47)))
         tilt = rng.uniform(25, 40) * rng.choice([-1, 1])
         cv2.ellipse(oval, (int(cx), int(cy)), axes, tilt, 0, 360, 255, -1, cv2.LINE_AA)
+        if st.design == "ring":
+            ring = np.zeros((H, W), np.uint8)
+            cv2.ellipse(ring, (int(cx), int(cy)), axes, tilt, 0, 360, 255,
+                        max(2, int(W * rng.uniform(0.02, 0.045))), cv2.LINE_AA)
+            ring &= body
     elif st.design == "sunburst":
         r = int(W * rng.uniform(0.40, 0.47))
         cv2.circle(oval, (int(cx), int(cy)), r, 255, -1, cv2.LINE_AA)
@@ -224,7 +231,17 @@ def render_face(token: str, seed: int | np.random.Generator = 0,
     oval &= body
 
     if black:
-        _draw_black_centre(img, oval, value, st, rng, (cx, cy), big)
+        _draw_black_centre(img, oval, value, st, rng, (cx, cy), big, ring)
+    elif ring is not None:
+        # The 2010s deck: a white ring on the colour, a white value with a black shadow.
+        _blend(img, ring, st.white)
+        text = _index_text(value)
+        dark = (int(rng.integers(5, 35)),) * 3
+        if text is not None and value != "draw_2":
+            _text(img, text, (cx, cy), big, st.white, st, shadow=dark)
+        else:
+            m = _symbol_mask(img.shape, value, (cx, cy), big * 1.25, rng, st)
+            _ink(img, m, st.white, dark, big)
     else:
         _blend(img, oval, st.white)
         if st.design == "sunburst":
@@ -247,11 +264,13 @@ def render_face(token: str, seed: int | np.random.Generator = 0,
     return img
 
 
-def _draw_black_centre(img, oval, value, st, rng, center, big):
+def _draw_black_centre(img, oval, value, st, rng, center, big, ring=None):
     cx, cy = center
     H, W = img.shape[:2]
     cols = [card_color_bgr(c, rng) for c in "rygb"]
-    if value == "wild" or st.design == "classic":
+    if ring is not None and value == "wild_draw_4":
+        _blend(img, ring, st.white)
+    elif value == "wild" or st.design in ("classic", "ring"):
         # Four-colour oval split in quadrants (wild); classic +4 keeps a white oval.
         if value == "wild":
             ys, xs = np.mgrid[0:H, 0:W]
@@ -260,7 +279,7 @@ def _draw_black_centre(img, oval, value, st, rng, center, big):
             order = rng.permutation(4)
             for i in range(4):
                 _blend(img, oval & np.where(q == i, 255, 0).astype(np.uint8), cols[order[i]])
-            if st.design == "classic" and rng.random() < 0.5:
+            if st.design in ("classic", "ring") and rng.random() < 0.5:
                 _text(img, "WILD", (cx, cy), big * 0.45, (40, 40, 200), st,
                       shadow=(0, 0, 0), angle=float(rng.uniform(50, 70)))
             return
@@ -282,7 +301,7 @@ def _draw_corner_indices(img, value, st, rng, b):
     size = H * rng.uniform(0.09, 0.12)
     pos = (b + size * 0.55 + W * 0.02, b + size * 0.7 + H * 0.01)
     text = _index_text(value)
-    outline = (20, 20, 20) if st.design == "classic" else None
+    outline = (20, 20, 20) if st.design in ("classic", "ring") else None
     if value == "wild":
         cols = [card_color_bgr(c, rng) for c in "rygb"]
         sub = img.copy()
@@ -526,8 +545,12 @@ def render_crop(label: str, seed: int | np.random.Generator = 0, size: tuple[int
     img = render_table(H, W, rng)
     quad = _card_quad(W / 2, H / 2, card_h, rng.uniform(-12, 12) + 90 * rng.integers(4), rng,
                       0.3)
+    part_of_card = False
     if label == NOT_CARD:
-        kind = rng.integers(3)
+        kind = rng.integers(5)
+        if kind >= 3:  # a part of a card (its big digit, its oval): the locator finds those too
+            _paste(img, render_face(ALL_TOKENS[rng.integers(len(ALL_TOKENS))], rng), quad)
+            part_of_card = True
         if kind == 0:  # a card back: black with a red oval
             back = np.full((FACE_H, FACE_W, 3), int(rng.integers(10, 40)), np.uint8)
             cv2.ellipse(back, (FACE_W // 2, FACE_H // 2), (70, 120), 30, 0, 360,
@@ -544,8 +567,24 @@ def render_crop(label: str, seed: int | np.random.Generator = 0, size: tuple[int
     img = light(img, rng)
     img = degrade(img, rng)
     est = quad + rng.normal(0, card_h * 0.015, quad.shape).astype(np.float32)
-    if rng.random() < 0.3:  # located on the coloured body, or a loose fit
+    if part_of_card:
+        c = quad.mean(axis=0) + rng.normal(0, card_h * 0.12, 2).astype(np.float32)
+        est = _card_quad(c[0], c[1], card_h * rng.uniform(0.25, 0.6), rng.uniform(0, 360), rng,
+                         0.1)
+    elif rng.random() < 0.3:  # located on the coloured body, or a loose fit
         c = est.mean(axis=0)
         est = c + (est - c) * rng.uniform(0.86, 1.08)
     crop, valid = warp_card(img, est, size=size)
+    if label != NOT_CARD and rng.random() < 0.1:
+        # Cut off by the frame's edge: the locator grows the visible part back to 2:3, and the
+        # part outside the image warps to black.
+        h, w = crop.shape[:2]
+        side = rng.integers(4)
+        frac = rng.uniform(0.08, 0.35)
+        cut = (slice(0, int(h * frac)), slice(None)) if side == 0 else \
+            (slice(h - int(h * frac), h), slice(None)) if side == 1 else \
+            (slice(None), slice(0, int(w * frac))) if side == 2 else \
+            (slice(None), slice(w - int(w * frac), w))
+        crop[cut] = 0
+        valid[cut] = 0
     return normalise_white(crop, valid)
