@@ -15,7 +15,7 @@ from audio.detector import DETECTOR_RATE_HZ, Knock, KnockDetector
 from audio.sources import open_microphone, open_recording
 from bruno.errors import UserError
 from calibration.mic import knock_model_for
-from calibration.profile import ProfileError, load_profile
+from calibration.profile import MicProfile, ProfileError, load_profile
 
 #: Files longer than this (s) get a progress bar on an interactive terminal.
 PROGRESS_MIN_S = 30.0
@@ -27,7 +27,8 @@ def listen(
         show_default=False)] = None,
     mic: Annotated[bool, typer.Option("--mic", help="Listen to the microphone live.")] = False,
     device: Annotated[str | None, typer.Option(
-        "--device", help="Microphone name or number (with --mic); default: the system's.")] = None,
+        "--device", help="Microphone name or number (with --mic); default: the profile's, "
+        "else the system's.")] = None,
     profile: Annotated[Path | None, typer.Option(
         "--profile", help="Room profile with a calibrated [mic] section.")] = None,
     json_out: Annotated[bool, typer.Option(
@@ -40,7 +41,10 @@ def listen(
     """
     if mic == (source is not None):
         raise UserError("give either a sound/video file or --mic (not both, not neither)")
-    detector = KnockDetector(model=_model(profile))
+    mic_section = _mic_section(profile)
+    detector = KnockDetector(model=knock_model_for(mic_section))
+    if device is None and mic_section is not None:
+        device = mic_section.device  # the microphone the room was calibrated with
     try:
         if mic:
             _listen_live(detector, device, json_out)
@@ -50,16 +54,16 @@ def listen(
         raise UserError(str(error)) from None
 
 
-def _model(profile: Path | None):
+def _mic_section(profile: Path | None) -> MicProfile | None:
     if profile is None:
-        return knock_model_for(None)
+        return None
     try:
         mic_section = load_profile(profile).mic
     except ProfileError as error:
         raise UserError(str(error)) from None
     if mic_section is None:
         raise UserError(f"{profile}: has no [mic] section; run `bruno calibrate mic` first")
-    return knock_model_for(mic_section)
+    return mic_section
 
 
 def _print_knock(knock: Knock, json_out: bool) -> None:
