@@ -107,7 +107,24 @@ def print_table(title: str, scores: dict[tuple[str, str], ClassScore]) -> None:
             f"| {_ms(m.errors_s, statistics.mean)} / {_ms(m.errors_s, statistics.median)} / "
             f"{_ms(m.errors_s, max)} | {_per_min(score.detected, score.seconds)} |"
         )
+    _print_by_kind(scores)
     _print_overall(scores)
+
+
+def _print_by_kind(scores: dict[tuple[str, str], ClassScore]) -> None:
+    print("\n| kind | clips | min | taps | knocks heard | taps heard as knocks | knocks/min |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for kind in ["knock", "hard_negative", "distractor", "background"]:
+        group = [s for s in scores.values() if s.kind == kind]
+        if not group:
+            continue
+        seconds = sum(s.seconds for s in group)
+        labelled = sum(s.labelled for s in group)
+        matched = sum(len(s.match.errors_s) for s in group)
+        detected = sum(s.detected for s in group)
+        print(f"| {kind} | {sum(s.clips for s in group)} | {seconds / 60:.1f} | "
+              f"{labelled or '–'} | {detected} | {_pct(matched, labelled)} | "
+              f"{_per_min(detected, seconds)} |")
 
 
 def _print_overall(scores: dict[tuple[str, str], ClassScore]) -> None:

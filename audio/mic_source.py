@@ -83,8 +83,14 @@ def _import_sounddevice():
     return sounddevice
 
 
+def _device(device: str | int | None) -> str | int | None:
+    """PortAudio takes a device number as an int; a name (or part of one) as a string."""
+    return int(device) if isinstance(device, str) and device.strip().isdigit() else device
+
+
 def check_microphone(device: str | int | None = None) -> dict:
     """The input device's PortAudio info; AudioSourceError when there is none or no PortAudio."""
+    device = _device(device)
     sounddevice = _import_sounddevice()
     try:
         return sounddevice.query_devices(device, kind="input")
@@ -106,6 +112,7 @@ def read_microphone(
     open it at (default: the device's own). `t_s` is seconds since `session_start_s` on
     `time.monotonic()` (default: now), taken from the sample count so it does not jitter.
     """
+    device = _device(device)
     sounddevice = _import_sounddevice()
     info = check_microphone(device)
     rate = int(rate_hz or info["default_samplerate"])
