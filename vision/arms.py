@@ -48,6 +48,9 @@ BACKGROUND_RATE_FOREGROUND = 0.004
 """... and pixels that are foreground: an arm resting on the table for a few seconds still
 stands out."""
 
+RESET_FOREGROUND_FRACTION = 0.6
+"""When more than this fraction of the frame is foreground, the background is retaken."""
+
 EDGE_PX = 2
 """Pixels within this distance of the frame edge count as the edge."""
 
@@ -92,6 +95,11 @@ class ArmTracker:
         fg = (ratio > BRIGHTNESS_RATIO_MAX) | (ratio < 1 / BRIGHTNESS_RATIO_MAX)
         fg |= lit & (chroma > CHROMA_DIFF_MIN)
         mask = cv2.morphologyEx(fg.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        if mask.mean() > RESET_FOREGROUND_FRACTION:
+            # No arm covers most of the table: the camera moved or the light changed in a way
+            # normalising did not explain. Start again from this picture.
+            self.background = img.copy()
+            return np.zeros_like(mask)
         rate = np.where(mask[..., None] > 0, BACKGROUND_RATE_FOREGROUND, BACKGROUND_RATE_STILL)
         bg += (img - bg) * rate.astype(np.float32)
         return mask
@@ -127,10 +135,18 @@ class ArmTracker:
 
 def normalise_brightness(img: np.ndarray, base_median: np.ndarray | None
                          ) -> tuple[np.ndarray, np.ndarray]:
-    """`img` (float32 BGR) scaled per channel so its median is `base_median` (default: its own,
+    """`img` (float32 BGR) scaled per channel so its level is `base_median` (default: its own,
     returned for the next call): a lamp's change of brightness or colour cast over the whole
     table cancels out, and a dark table's noise is not amplified."""
-    sample = img[::3, ::3].reshape(-1, 3)
-    med = np.maximum(np.median(sample, axis=0), 1.0).astype(np.float32)
-    base = med if base_median is None else base_median
-    return img * (base / med), base
+    level = np.maximum(robust_level(img[::3, ::3]), 1.0)
+    base = level if base_median is None else base_median
+    return img * (base / level), base
+
+
+def robust_level(sample: np.ndarray) -> np.ndarray:
+    """Per-channel brightness of a scene: the mean of the middle half of its pixel values.
+    Unlike the median it moves smoothly on a two-toned (chequered) table, where the median
+    jumps between the two tones with the noise; unlike the mean an arm barely moves it."""
+    values = np.sort(sample.reshape(-1, sample.shape[-1]).astype(np.float32), axis=0)
+    n = len(values)
+    return values[n // 4: max(n // 4 + 1, 3 * n // 4)].mean(axis=0)

@@ -32,7 +32,7 @@ from enum import Enum
 import cv2
 import numpy as np
 
-from vision.arms import Arm
+from vision.arms import Arm, robust_level
 from vision.frames import Frame
 from vision.seats import vote
 
@@ -82,6 +82,10 @@ CARD_ASPECT_RANGE = (1.1, 2.2)
 MIN_CHANGED_IN_HULL = 0.3
 """At least this fraction of the patch must really differ (not just lie between changes)."""
 
+RECENT_FRAMES = 45
+"""Pixels that came to rest within this many frames (1.5 s at 30 fps) are "lately": a card
+just dropped, not an older difference beside it."""
+
 MAX_MOVING_IN_CARD = 0.03
 """A resting card has at most this fraction of its patch moving (sensor noise on edges); a
 card being pushed or a hand over it has far more."""
@@ -93,16 +97,28 @@ of the patch, or they would bend its shape."""
 EDGE_TOUCH_PX = 1
 """Changed pixels this close to the region's edge belong to something reaching in."""
 
+LIGHT_MAX_CHROMA = 0.03
+"""A card-shaped change whose pixels keep their colour (median chromaticity change, L1, below
+this) ..."""
+
+LIGHT_MAX_RATIO_SPREAD = 0.12
+"""... and whose brightness changed by much the same factor everywhere (interquartile range
+of the ratio below this fraction of it) is a shadow or glare over the top card."""
+
 REMOVAL_MATCH = 0.85
 """A patch is a take-back when this fraction of it matches the pile as it was before the top
 card came."""
 
 ADJUST_WINDOW_S = 1.5
 """A reshaped patch over the last card within this many seconds, while the hand that placed
-it never left the pile, is the same card adjusted, not a new one."""
+it never left the pile and by that hand's seat, is the same card adjusted, not a new one."""
 
 ADJUST_MIN_OVERLAP = 0.4
 """... when it overlaps the last card's patch by at least this (intersection over union)."""
+
+ADJUST_UNSEEN_MIN_OVERLAP = 0.7
+"""When no hand is seen placing the patch, it must overlap the last card's this much to be
+taken for an adjustment (a jump-in card lands askew and overlaps less)."""
 
 REBASE_AFTER_S = 2.0
 """A difference that is not a card and has not moved for this long (a shadow that stays, a
@@ -160,7 +176,7 @@ class PileWatcher:
         self.recent_frames: deque[Frame] = deque(maxlen=READ_FRAMES)
         self.played: list[_Played] = []
         self.stale_since = np.full(self.shape, np.inf)
-        self.base_median: np.ndarray | None = None
+        self.base_level: np.ndarray | None = None
         self.hand_left = True  # no hand over the pile since the last card was confirmed
         edge = np.ones(self.shape, bool)
         edge[EDGE_TOUCH_PX:-EDGE_TOUCH_PX or None, EDGE_TOUCH_PX:-EDGE_TOUCH_PX or None] = False
@@ -212,12 +228,12 @@ class PileWatcher:
     def _crop(self, small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         x0, y0, x1, y1 = self.region_px
         raw = small[y0:y1, x0:x1]
-        median = np.median(small[::6, ::6].reshape(-1, 3), axis=0).astype(np.float32)
-        if self.base_median is None:
-            self.base_median = np.maximum(median, 1.0)
+        level = np.maximum(robust_level(small[::6, ::6]), 1.0)
+        if self.base_level is None:
+            self.base_level = level
         # Scaled to the first frame's light (not to a fixed level, which would amplify the
         # noise of a dark table along with its brightness).
-        crop = raw.astype(np.float32) * (self.base_median / np.maximum(median, 1.0))
+        crop = raw.astype(np.float32) * (self.base_level / level)
         clipped = (raw >= CLIPPED_LEVEL).any(axis=2)
         return crop, clipped
 
@@ -237,8 +253,16 @@ class PileWatcher:
     # -- confirming a card -----------------------------------------------------------------
 
     def _confirm(self, t: float, crop: np.ndarray, changed: np.ndarray) -> list[dict]:
-        hull = self._card_patch(changed & (self.still_frames >= STABLE_FRAMES))
+        resting = changed & (self.still_frames >= STABLE_FRAMES)
+        hull = self._card_patch(resting)
+        if hull is None:
+            # Something older may still differ next to it (a smear the last hand left): try
+            # the pixels that came to rest lately on their own.
+            hull = self._card_patch(resting & (self.still_frames <= RECENT_FRAMES))
         if hull is None or (self.still_frames[hull] < STABLE_FRAMES).mean() > MAX_MOVING_IN_CARD:
+            return []
+        if _explained_by_light(crop[hull], self.reference[hull]):
+            self._adopt(crop, hull)  # a shadow or glare over the top card, not a new card
             return []
         if self.played and _matches(crop, self.played[-1].before, hull, REMOVAL_MATCH):
             gone = self.played.pop()
@@ -247,8 +271,7 @@ class PileWatcher:
         rest_t = self._rest_time(crop, hull, t)
         seat = self._seat(hull, rest_t)
         last = self.played[-1] if self.played else None
-        if last is not None and not self.hand_left and rest_t - last.t_s < ADJUST_WINDOW_S \
-                and _iou(hull, last.hull) >= ADJUST_MIN_OVERLAP:
+        if last is not None and self._adjusts(last, hull, seat, rest_t):
             self._adopt(crop, hull | last.hull)
             last.hull = hull
             return []
@@ -266,6 +289,18 @@ class PileWatcher:
         if reading.runner_up:
             event["alternatives"] = [reading.runner_up]
         return [event]
+
+    def _adjusts(self, last: _Played, hull: np.ndarray, seat: int | None, rest_t: float
+                 ) -> bool:
+        """Is this patch the last card moved by the hand that placed it (not a jump-in)?"""
+        if self.hand_left or rest_t - last.t_s >= ADJUST_WINDOW_S:
+            return False
+        overlap = _iou(hull, last.hull)
+        if seat is not None and seat == last.seat:
+            return overlap >= ADJUST_MIN_OVERLAP
+        # Another seat's hand (or one not seen) placed it: a jump-in unless it is nearly the
+        # same patch as the last card.
+        return seat is None and overlap >= ADJUST_UNSEEN_MIN_OVERLAP
 
     def _adopt(self, crop: np.ndarray, mask: np.ndarray) -> None:
         grown = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
@@ -356,6 +391,18 @@ def _l1(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 def _matches(a: np.ndarray, b: np.ndarray, mask: np.ndarray, fraction: float,
              tolerance: float = CHANGE_L1) -> bool:
     return bool((np.abs(a[mask] - b[mask]).sum(axis=1) <= tolerance).mean() >= fraction)
+
+
+def _explained_by_light(now: np.ndarray, before: np.ndarray) -> bool:
+    """True when `now` (N x 3 pixels) is `before` under other light: every pixel's colour is
+    the same and its brightness changed by about the same factor."""
+    sum_now = now.sum(axis=1) + 1.0
+    sum_before = before.sum(axis=1) + 1.0
+    chroma = np.abs(now / sum_now[:, None] - before / sum_before[:, None]).sum(axis=1)
+    ratio = sum_now / sum_before
+    q1, q3 = np.percentile(ratio, [25, 75])
+    return bool(np.median(chroma) < LIGHT_MAX_CHROMA
+                and (q3 - q1) < LIGHT_MAX_RATIO_SPREAD * np.median(ratio))
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
