@@ -120,8 +120,10 @@ def knock_model_for(mic: MicProfile | None) -> KnockModel:
     """The detector's model of a knock: the defaults, adjusted to a calibrated table.
 
     The centroid band is centred on the calibrated knocks (-1 / +1.3 octaves: knocks vary
-    with where and how hard the table is hit); the flatness limit is three times theirs but
-    never below the default; the strength gate is the profile's threshold.
+    with where and how hard the table is hit); the strength gate is the profile's threshold.
+    Shape limits only ever loosen, to let in a table whose knocks are unusual: the flatness
+    limit becomes three times the knocks' flatness, the attack limit one and a half times
+    their attack, and the decay needed three quarters of theirs, when looser than the default.
     """
     default = KnockModel()
     if mic is None:
@@ -133,4 +135,6 @@ def knock_model_for(mic: MicProfile | None) -> KnockModel:
         min_centroid_hz=mic.knock_centroid_hz / 2.0,
         max_centroid_hz=mic.knock_centroid_hz * 2.5,
         max_flatness=max(default.max_flatness, 3 * mic.knock_flatness),
+        max_attack_ms=max(default.max_attack_ms, 1.5 * mic.knock_attack_ms),
+        min_decay_db=min(default.min_decay_db, 0.75 * mic.knock_decay_db),
     )
