@@ -34,6 +34,9 @@ MIN_OVAL_AREA_FRACTION = 0.0015
 MIN_DARK_AROUND = 0.45
 """At least this fraction of the ring around an oval must be dark (the black of the back)."""
 
+MAX_PILE_DISTANCE_CARDS = 2.5
+"""The discard pile lies within this many card heights of the point between the draw piles."""
+
 MIN_FACE_COLOURS = 0.7
 """A face-up card is mostly white print and strong ink; table textures and backs are not."""
 
@@ -87,6 +90,8 @@ def _face_up_card(image: np.ndarray, near: tuple[float, float], card_h: float,
         if _face_colour_fraction(hsv, candidate.quad) < MIN_FACE_COLOURS:
             continue
         d = math.dist(c, near)
+        if d > MAX_PILE_DISTANCE_CARDS * card_h:
+            continue
         if best is None or d < best[0]:
             best = (d, (float(c[0]), float(c[1])))
     return best[1] if best else None

@@ -34,6 +34,10 @@ CHROMA_DIFF_MIN = 0.05
 and sleeves against the table's colour. Sensor noise moves it by ~0.015; a grey-lilac sleeve
 over a grey table by ~0.07."""
 
+MIN_SUM_DIFF = 45.0
+"""... and, for the brightness test, by more than this in B+G+R (0-765; 15 grey levels): on a
+near-black table any flicker is a large ratio."""
+
 DARK_LEVEL = 40.0
 """Below this mean grey level chromaticity is mostly noise and is not trusted."""
 
@@ -93,6 +97,7 @@ class ArmTracker:
         chroma = np.abs(img / sum_img[..., None] - bg / sum_bg[..., None]).sum(axis=2)
         lit = np.minimum(sum_img, sum_bg) > 3 * DARK_LEVEL
         fg = (ratio > BRIGHTNESS_RATIO_MAX) | (ratio < 1 / BRIGHTNESS_RATIO_MAX)
+        fg &= np.abs(sum_img - sum_bg) > MIN_SUM_DIFF
         fg |= lit & (chroma > CHROMA_DIFF_MIN)
         mask = cv2.morphologyEx(fg.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
         if mask.mean() > RESET_FOREGROUND_FRACTION:

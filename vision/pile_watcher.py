@@ -116,6 +116,10 @@ it never left the pile and by that hand's seat, is the same card adjusted, not a
 ADJUST_MIN_OVERLAP = 0.4
 """... when it overlaps the last card's patch by at least this (intersection over union)."""
 
+SAME_REST_S = 0.07
+"""A patch that came to rest within this of the last card (two frames at 30 fps) is more of
+that card, not another one."""
+
 ADJUST_UNSEEN_MIN_OVERLAP = 0.7
 """When no hand is seen placing the patch, it must overlap the last card's this much to be
 taken for an adjustment (a jump-in card lands askew and overlaps less)."""
@@ -293,11 +297,15 @@ class PileWatcher:
     def _adjusts(self, last: _Played, hull: np.ndarray, seat: int | None, rest_t: float
                  ) -> bool:
         """Is this patch the last card moved by the hand that placed it (not a jump-in)?"""
-        if self.hand_left or rest_t - last.t_s >= ADJUST_WINDOW_S:
+        if rest_t - last.t_s >= ADJUST_WINDOW_S:
             return False
+        if rest_t - last.t_s <= SAME_REST_S:
+            return True  # the rest of the same card, uncovered when the hand went
         overlap = _iou(hull, last.hull)
         if seat is not None and seat == last.seat:
-            return overlap >= ADJUST_MIN_OVERLAP
+            return overlap >= ADJUST_MIN_OVERLAP  # nobody lays two cards on one spot that fast
+        if self.hand_left:
+            return False
         # Another seat's hand (or one not seen) placed it: a jump-in unless it is nearly the
         # same patch as the last card.
         return seat is None and overlap >= ADJUST_UNSEEN_MIN_OVERLAP
