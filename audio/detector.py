@@ -172,7 +172,8 @@ class KnockDetector:
         self._next_frame_end = self._hop
         self._frame = 0
         self._t0_s: float | None = None
-        self._log_powers: deque[np.ndarray] = deque(maxlen=self._lag + 1)
+        n_bands = p.flux_bands or len(self._analyser.freqs_hz)
+        self._log_tail = np.zeros((0, n_bands))  # the last `lag` frames' log band powers
         self._levels: deque[float] = deque(maxlen=self._lag + 1)
         self._powers: deque[np.ndarray] = deque(maxlen=self._lag + 1)
         self._flux_history = _Ring(round(p.threshold_history_s / p.hop_s))
@@ -205,8 +206,8 @@ class KnockDetector:
             levels = levels_db(powers)
             logs = log_power_db(powers if self._bands is None else powers @ self._bands.T)
             fluxes = self._fluxes(logs)
-            for power, level, log_power, flux in zip(powers, levels, logs, fluxes, strict=True):
-                knocks += self._on_frame(power, float(level), log_power, float(flux))
+            for power, level, flux in zip(powers, levels.tolist(), fluxes.tolist(), strict=True):
+                knocks += self._on_frame(power, level, flux)
                 self._next_frame_end += self._hop
                 self._frame += 1
         drop = max(0, len(self._recent) - self._keep_samples)
@@ -226,22 +227,19 @@ class KnockDetector:
 
     def _fluxes(self, logs: np.ndarray) -> np.ndarray:
         """The onset function of each new frame, against the frame `flux_lag_s` before it."""
-        history = list(self._log_powers)[-self._lag :] if self._lag else []
-        every = np.vstack([*history, logs]) if history else logs
+        every = np.concatenate([self._log_tail, logs])
         fluxes = np.zeros(len(logs))
-        first = max(0, self._lag - len(history))  # frames with no frame that far back: 0
+        first = max(0, self._lag - len(self._log_tail))  # no frame that far back yet: 0
         if first < len(logs):
-            now = every[len(history) + first :]
-            before = every[len(history) + first - self._lag : len(every) - self._lag]
+            now = every[len(self._log_tail) + first :]
+            before = every[len(self._log_tail) + first - self._lag : len(every) - self._lag]
             fluxes[first:] = spectral_flux_db(now, before, self.params.flux_top_bands)
+        self._log_tail = every[-self._lag :]
         return fluxes
 
-    def _on_frame(
-        self, power: np.ndarray, level: float, log_power: np.ndarray, flux: float
-    ) -> list[Knock]:
+    def _on_frame(self, power: np.ndarray, level: float, flux: float) -> list[Knock]:
         pre_level = self._levels[0] if self._levels else level
         pre_power = self._powers[0] if self._powers else np.zeros_like(power)
-        self._log_powers.append(log_power)
         self._levels.append(level)
         self._powers.append(power)
         self._update_floor(level)
