@@ -35,7 +35,8 @@ def lowpass_taps(cutoff_ratio: float, n_taps: int) -> np.ndarray:
 class StreamingResampler:
     """Convert mono blocks from `rate_in_hz` to `rate_out_hz`, block by block.
 
-    Down-sampling low-passes at 45% of the output rate, then interpolates linearly; the
+    Down-sampling low-passes at 45% of the output rate, then interpolates linearly (for a
+    whole-number ratio it just keeps every ratio-th filtered sample); the
     filter is linear-phase, so its delay is constant and given by `delay_s` (the caller
     subtracts it from timestamps). Up-sampling only interpolates. Output sample n lies at
     input position n * rate_in / rate_out, computed in integers so nothing drifts.
@@ -54,6 +55,10 @@ class StreamingResampler:
         else:
             self._taps = np.ones(1, dtype=np.float32)
         self._history = np.zeros(len(self._taps) - 1, dtype=np.float32)
+        # A whole-number ratio (48 -> 16 kHz) needs no interpolation, only every ratio-th sample.
+        self._step = self.rate_in_hz // self.rate_out_hz
+        self._decimate = self.rate_in_hz % self.rate_out_hz == 0 and self._step > 1
+        self._next_filtered = 0  # absolute index of the next filtered sample (decimation)
         self._filtered = np.zeros(0, dtype=np.float32)  # filtered samples not yet passed
         self._filtered_base = 0  # absolute index of self._filtered[0]
         self._next_out = 0  # absolute index of the next output sample
@@ -71,6 +76,8 @@ class StreamingResampler:
         if self._passthrough:
             return block
         padded = np.concatenate([self._history, block])
+        if self._decimate:
+            return self._decimated(padded)
         if len(self._taps) > 1:
             filtered = np.convolve(padded, self._taps[::-1], mode="valid").astype(np.float32)
             self._history = padded[len(padded) - (len(self._taps) - 1) :]
@@ -78,6 +85,17 @@ class StreamingResampler:
             filtered = block
         self._filtered = np.concatenate([self._filtered, filtered])
         return self._interpolate()
+
+    def _decimated(self, padded: np.ndarray) -> np.ndarray:
+        n_taps = len(self._taps)
+        self._history = padded[len(padded) - (n_taps - 1) :]
+        n_filtered = len(padded) - n_taps + 1  # filtered samples this block could give
+        first = (-self._next_filtered) % self._step  # the first one on the output grid
+        self._next_filtered += n_filtered
+        if first >= n_filtered:
+            return np.zeros(0, dtype=np.float32)
+        filtered = np.convolve(padded, self._taps[::-1], mode="valid")
+        return filtered[first :: self._step].astype(np.float32)
 
     def _interpolate(self) -> np.ndarray:
         end = self._filtered_base + len(self._filtered)  # absolute index one past the last
