@@ -113,3 +113,44 @@ def test_read_microphone_stops_when_asked(monkeypatch):
     stop = threading.Event()
     stop.set()
     assert list(read_microphone(stop=stop)) == []
+
+
+def protocol_sounddevice(rate=48_000):
+    """A fake microphone that plays the calibration protocol: 5 s of quiet, then 5 knocks."""
+    from audio.synthetic import knock, noise, place
+
+    sound = place(noise(rate, seconds=13.5, rms=1e-3), knock(rate), [5.5 + i for i in range(5)],
+                  rate)
+    module = fake_sounddevice(True)
+
+    class InputStream:
+        def __init__(self, callback, **kwargs):
+            self.callback = callback
+
+        def __enter__(self):
+            for start in range(0, len(sound), 480):
+                chunk = sound[start : start + 480, None]
+                self.callback(chunk, len(chunk), None, None)
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+    module.InputStream = InputStream
+    return module
+
+
+def test_live_calibration_prompts_records_the_protocol_and_writes_the_profile(
+    monkeypatch, tmp_path, capsys
+):
+    from bruno.commands.calibrate import mic
+    from calibration.profile import load_profile
+
+    monkeypatch.setattr(mic_source, "_import_sounddevice", protocol_sounddevice)
+    monkeypatch.setattr(mic_source, "RING_SECONDS", 30.0)  # the fake delivers it all at once
+    profile = tmp_path / "room.toml"
+    mic(recording=None, profile=profile, device=None, json_out=False)
+    out = capsys.readouterr()
+    assert "Stay quiet" in out.err and "Now knock 5 times" in out.err
+    assert "margin" in out.out
+    assert load_profile(profile).mic.knocks_heard == 5
