@@ -83,6 +83,12 @@ def measure_mic(
     if not blocks:
         raise CalibrationError("the recording is empty")
     start_s = blocks[0].t_s
+    heard_s = blocks[-1].t_s + blocks[-1].duration_s - start_s
+    if heard_s < quiet_s + 1.0:
+        raise CalibrationError(
+            f"the recording is {heard_s:.1f} s long; the protocol is {quiet_s:g} s of quiet, "
+            f"then {knocks} knocks a second apart"
+        )
     quiet = [b for b in blocks if b.t_s + b.duration_s <= start_s + quiet_s]
     rest = [b for b in blocks if b.t_s >= start_s + quiet_s]
     floor_db = noise_floor_db(quiet)

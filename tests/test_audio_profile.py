@@ -129,3 +129,10 @@ def test_calibration_warns_when_the_knocks_barely_clear_the_noise(tmp_path):
 def test_calibration_without_knocks_says_what_to_do(tmp_path):
     with pytest.raises(CalibrationError, match="knock 5 times"):
         measure(protocol_recording(tmp_path, knocks=0))
+
+
+def test_calibration_on_a_recording_shorter_than_the_protocol_says_so(tmp_path):
+    path = tmp_path / "short.wav"
+    soundfile.write(path, noise(48_000, seconds=2.0), 48_000)
+    with pytest.raises(CalibrationError, match="2.0 s long"):
+        measure(path)
