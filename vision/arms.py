@@ -52,6 +52,11 @@ BACKGROUND_RATE_FOREGROUND = 0.004
 """... and pixels that are foreground: an arm resting on the table for a few seconds still
 stands out."""
 
+FOREGROUND_MAX_FRAMES = 45
+"""A pixel foreground for this many frames in a row (1.5 s at 30 fps) joins the background at
+the still rate: arms come and go, but a ghost — where the background took in part of an arm
+whose colour matched the table — would otherwise stay for minutes."""
+
 RESET_FOREGROUND_FRACTION = 0.6
 """When more than this fraction of the frame is foreground, the background is retaken."""
 
@@ -79,6 +84,7 @@ class ArmTracker:
         self.seat_angles = seat_angles_deg
         self.card_height_px = card_height_px
         self.background: np.ndarray | None = None
+        self.foreground_age = np.zeros((1, 1), np.int32)
         self.base_median: np.ndarray | None = None
         self.min_area = MIN_ARM_AREA_CARDS * card_height_px ** 2 * 2 / 3 * ARM_SCALE ** 2
 
@@ -90,6 +96,7 @@ class ArmTracker:
         img, self.base_median = normalise_brightness(img, self.base_median)
         if self.background is None:
             self.background = img.copy()
+            self.foreground_age = np.zeros(img.shape[:2], np.int32)
         bg = self.background
         sum_img = img.sum(axis=2) + 1.0
         sum_bg = bg.sum(axis=2) + 1.0
@@ -105,7 +112,9 @@ class ArmTracker:
             # normalising did not explain. Start again from this picture.
             self.background = img.copy()
             return np.zeros_like(mask)
-        rate = np.where(mask[..., None] > 0, BACKGROUND_RATE_FOREGROUND, BACKGROUND_RATE_STILL)
+        self.foreground_age = np.where(mask > 0, self.foreground_age + 1, 0)
+        fresh = (mask > 0) & (self.foreground_age < FOREGROUND_MAX_FRAMES)
+        rate = np.where(fresh[..., None], BACKGROUND_RATE_FOREGROUND, BACKGROUND_RATE_STILL)
         bg += (img - bg) * rate.astype(np.float32)
         return mask
 

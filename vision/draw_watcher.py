@@ -5,8 +5,9 @@ nearly still, for `DWELL_FRAMES`, which an arm merely passing over the draw pile
 the discard pile does not. The reach ends when no tip has been in the region for `GAP_FRAMES`;
 the event's `t` is when the hand first came to rest there, its seat the arms' vote.
 
-An arm that reaches the discard pile shortly before or during the reach (the same arm, by its
-direction) is playing, not drawing: it only crossed the draw pile on its way in or out.
+While an arm that was at the discard pile moments ago (the same arm, by its direction) is over
+a draw pile, it is playing, not drawing: it is crossing the draw pile on its way in or out, and
+its frames there do not count as resting.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ STILL_CARDS_PER_FRAME = 0.12
 GAP_FRAMES = 4
 """A reach ends when no hand has been in the region for this many frames."""
 
-PLAYING_ARM_MEMORY_S = 0.8
+PLAYING_ARM_MEMORY_S = 1.5
 """An arm that had its tip over the discard pile this recently is on its way out."""
 
 PILE_DWELL_FRAMES = 7
@@ -48,7 +49,7 @@ class _Reach:
     seats: list[int | None] = field(default_factory=list)
     missing_frames: int = 0
     last_tip: tuple[float, float] | None = None
-    playing: bool = False
+    angle: float | None = None
 
 
 @dataclass
@@ -74,6 +75,16 @@ class DrawWatcher:
                              for _, angle in self.pile_arms)
         return frames_at_pile >= PILE_DWELL_FRAMES
 
+    def _is_draw(self, reach: _Reach) -> bool:
+        """A reach that rested long enough and did not go on to the discard pile (an arm that
+        slowed down over a draw pile on its way in to play)."""
+        if reach.resting_frames < DWELL_FRAMES or reach.first_t is None:
+            return False
+        frames_at_pile = sum(t > reach.first_t and reach.angle is not None
+                             and angular_distance_deg(reach.angle, angle) <= SAME_ARM_DEG
+                             for t, angle in self.pile_arms)
+        return frames_at_pile < PILE_DWELL_FRAMES
+
     def _remember_pile_arms(self, t_s: float, arms: list[Arm]) -> None:
         if self.pile_px is not None:
             px0, py0, px1, py1 = self.pile_px
@@ -92,11 +103,11 @@ class DrawWatcher:
             if inside:
                 arm = inside[0]
                 reach.missing_frames = 0
-                reach.playing = reach.playing or self._playing(arm)
+                reach.angle = arm.entry_angle_deg
                 still = reach.last_tip is not None and math.dist(arm.tip, reach.last_tip) \
                     <= STILL_CARDS_PER_FRAME * self.card_height_px
                 reach.last_tip = arm.tip
-                if still:
+                if still and not self._playing(arm):
                     reach.resting_frames += 1
                     reach.seats.append(arm.seat)
                     if reach.first_t is None:
@@ -105,8 +116,7 @@ class DrawWatcher:
             reach.missing_frames += 1
             reach.last_tip = None
             if reach.missing_frames >= GAP_FRAMES:
-                if reach.resting_frames >= DWELL_FRAMES and reach.first_t is not None \
-                        and not reach.playing:
+                if self._is_draw(reach):
                     events.append({"t": round(reach.first_t, 4), "kind": "draw",
                                    "seat": vote(reach.seats), "count": 1})
                 self.reaches[index] = _Reach()
@@ -116,8 +126,7 @@ class DrawWatcher:
         """Reaches still open at the end of the footage."""
         events = []
         for reach in self.reaches:
-            if reach.resting_frames >= DWELL_FRAMES and reach.first_t is not None \
-                    and not reach.playing:
+            if self._is_draw(reach):
                 events.append({"t": round(reach.first_t, 4), "kind": "draw",
                                "seat": vote(reach.seats), "count": 1})
         self.reaches = [_Reach() for _ in self.regions]
