@@ -12,7 +12,6 @@ import typer
 
 from audio.blocks import AudioSourceError
 from audio.detector import DETECTOR_RATE_HZ
-from audio.sources import open_microphone, open_recording
 from bruno.errors import UserError
 from calibration.mic import (
     KNOCKING_S,
@@ -56,10 +55,14 @@ def mic(
 
 
 def _recorded(path: Path):
+    from audio.sources import open_recording  # PyAV loads only when calibrating
+
     return list(open_recording(path, DETECTOR_RATE_HZ).blocks)
 
 
 def _live(device: str | None, quiet_output: bool):
+    from audio.sources import open_microphone
+
     say = (lambda text: None) if quiet_output else (lambda text: print(text, file=sys.stderr))
     started = time.monotonic()
     stream = open_microphone(DETECTOR_RATE_HZ, device=device, session_start_s=started)

@@ -6,16 +6,16 @@ import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from audio.blocks import AudioBlock, AudioSourceError
-from audio.detector import DETECTOR_RATE_HZ, Knock, KnockDetector
-from audio.sources import open_microphone, open_recording
 from bruno.errors import UserError
-from calibration.mic import knock_model_for
-from calibration.profile import MicProfile, ProfileError, load_profile
+
+if TYPE_CHECKING:  # the audio stack (numpy, PyAV, pydantic) loads only when listening
+    from audio.blocks import AudioBlock
+    from audio.detector import Knock, KnockDetector
+    from calibration.profile import MicProfile
 
 #: Files longer than this (s) get a progress bar on an interactive terminal.
 PROGRESS_MIN_S = 30.0
@@ -39,6 +39,10 @@ def listen(
 
     Without --profile the detector uses its defaults (see audio/README.md).
     """
+    from audio.blocks import AudioSourceError
+    from audio.detector import KnockDetector
+    from calibration.mic import knock_model_for
+
     if mic == (source is not None):
         raise UserError("give either a sound/video file or --mic (not both, not neither)")
     mic_section = _mic_section(profile)
@@ -55,6 +59,8 @@ def listen(
 
 
 def _mic_section(profile: Path | None) -> MicProfile | None:
+    from calibration.profile import ProfileError, load_profile
+
     if profile is None:
         return None
     try:
@@ -75,6 +81,9 @@ def _print_knock(knock: Knock, json_out: bool) -> None:
 
 
 def _listen_file(detector: KnockDetector, path: Path, json_out: bool) -> None:
+    from audio.detector import DETECTOR_RATE_HZ
+    from audio.sources import open_recording
+
     opened = open_recording(path, DETECTOR_RATE_HZ)
     blocks = opened.blocks
     show_progress = (opened.duration_s or 0) >= PROGRESS_MIN_S and sys.stderr.isatty()
@@ -88,6 +97,9 @@ def _listen_file(detector: KnockDetector, path: Path, json_out: bool) -> None:
 
 
 def _listen_live(detector: KnockDetector, device: str | None, json_out: bool) -> None:
+    from audio.detector import DETECTOR_RATE_HZ
+    from audio.sources import open_microphone
+
     blocks = open_microphone(DETECTOR_RATE_HZ, device=device)
     if not json_out:
         print("Listening to the microphone; press Ctrl-C to stop.", file=sys.stderr)
