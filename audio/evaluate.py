@@ -1,6 +1,7 @@
 """Score the knock detector on the knocks-dev recordings.
 
     python -m audio.evaluate DATA_DIR [--split test|tune|all] [--snr] [--profile ROOM.toml]
+                                      [--operating-points]
 
 DATA_DIR is the knocks-dev folder or the shared data folder holding it. Prints, per class
 and overall: recall and precision of knuckle knocks (onsets matched within ±50 ms of the
@@ -23,7 +24,7 @@ import numpy as np
 
 from audio.blocks import array_blocks
 from audio.dataset import Clip, load_clips
-from audio.detector import DETECTOR_RATE_HZ, KnockDetector, detect_knocks
+from audio.detector import DETECTOR_RATE_HZ, DetectorParams, KnockDetector, detect_knocks
 from audio.knock_score import KnockModel
 from audio.matching import MatchResult, match_onsets
 from audio.mixer import cut_excerpts, mix_at_snr
@@ -52,10 +53,12 @@ def load_samples(path: Path) -> np.ndarray:
     return np.concatenate([b.samples for b in blocks])
 
 
-def knock_times(samples: np.ndarray, model: KnockModel | None = None) -> list[float]:
+def knock_times(
+    samples: np.ndarray, model: KnockModel | None = None, params: DetectorParams | None = None
+) -> list[float]:
     """Onsets of the knocks heard in mono samples at the detector rate."""
     blocks = array_blocks(samples, DETECTOR_RATE_HZ, DETECTOR_RATE_HZ)
-    detector = KnockDetector(model=model or KnockModel())
+    detector = KnockDetector(params=params or DetectorParams(), model=model or KnockModel())
     return [k.t_s for k in detect_knocks(blocks, detector)]
 
 
@@ -179,6 +182,37 @@ def print_snr_table(clips: list[Clip], model: KnockModel | None = None) -> None:
         )
 
 
+#: Confidence thresholds compared by --operating-points.
+MIN_CONFIDENCES = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
+
+
+def print_operating_points(clips: list[Clip], model: KnockModel | None = None) -> None:
+    """Recall and false knocks for several `min_confidence` values (each a full run)."""
+    print("\n### Operating points (min_confidence)\n")
+    print("| min confidence | knuckle recall | false knocks per 10 min (distractor + background) "
+          "| hard negatives heard per min |")
+    print("| ---: | ---: | ---: | ---: |")
+    loaded = [(clip, load_samples(clip.path)) for clip in clips]
+    for min_confidence in MIN_CONFIDENCES:
+        params = DetectorParams(min_confidence=min_confidence)
+        matched = labelled = false = hard = 0
+        quiet_s = hard_s = 0.0
+        for clip, samples in loaded:
+            detected = knock_times(samples, model, params)
+            seconds = len(samples) / DETECTOR_RATE_HZ
+            if clip.kind == "knock":
+                matched += len(match_onsets(detected, clip.event_times_s).errors_s)
+                labelled += len(clip.event_times_s)
+            elif clip.kind == "hard_negative":
+                hard += len(detected)
+                hard_s += seconds
+            else:
+                false += len(detected)
+                quiet_s += seconds
+        print(f"| {min_confidence:.1f} | {_pct(matched, labelled)} ({matched}/{labelled}) "
+              f"| {600 * false / quiet_s:.1f} | {_per_min(hard, hard_s)} |")
+
+
 def _model(profile: Path | None) -> KnockModel:
     if profile is None:
         return KnockModel()
@@ -199,6 +233,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", choices=["test", "tune", "all"], default="test")
     parser.add_argument("--snr", action="store_true", help="also score knocks mixed into noise")
     parser.add_argument("--profile", type=Path, help="room profile with a calibrated [mic]")
+    parser.add_argument("--operating-points", action="store_true",
+                        help="also compare min_confidence values (slow: one run each)")
     args = parser.parse_args(argv)
     try:
         clips = load_clips(args.data_dir)
@@ -216,6 +252,8 @@ def main(argv: list[str] | None = None) -> int:
         print_table(f"{split} split", score_clips(groups[split], model))
         if args.snr:
             print_snr_table(groups[split], model)
+        if args.operating_points:
+            print_operating_points(groups[split], model)
     return 0
 
 
