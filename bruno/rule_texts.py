@@ -1,0 +1,34 @@
+"""The rules as the report quotes them, by the ids rulings cite (`ref`). Our own summary of the
+referee's specification (RULES.md), kept beside the code that shows it to people."""
+
+RULE_TEXTS: dict[str, str] = {
+    "B1": "The dealer's turned card acts as if an invisible player in the dealer's seat played "
+          "it; the player left of the dealer plays first.",
+    "B2": "A card may be played on the top card if it has the same colour, the same value, or "
+          "it is black. After a wild the named colour counts.",
+    "B3": "Skip skips the next player, reverse flips the direction (with two players it acts "
+          "as skip), draw two and wild draw four make the next player take cards and miss "
+          "the turn.",
+    "B4": "One card per turn, except two identical cards together (an instick on yourself) and "
+          "zeros of different colours. Any other second card in the same turn is out of turn.",
+    "B5": "No same number in two colours within one turn (zeros excepted).",
+    "B6": "A player who cannot play takes one card and says pass; on Bruno (one card left) the "
+          "player takes three cards silently.",
+    "B7": "Anyone may at any moment play a card exactly identical to the top card (an instick) "
+          "and must knock on the table once; play continues after the jumper.",
+    "B8": "Every zero played needs a knock; a zero may be inserted on a zero of any colour.",
+    "B9": "On a draw card you may first insert an identical card: you still take your cards and "
+          "the next player takes as many too.",
+    "B10": "Going out by an instick or on a zero still needs the knock.",
+    "B11": "STOP pauses play (and the referee's clocks) until GO.",
+    "P1": "Every error noticed costs two cards from a draw pile. Saying \"UNO\" instead of "
+          "\"Bruno\", or \"pass\" while on Bruno, is an error.",
+    "P2": "A card from someone whose turn it is not, and that is no instick, is out of turn.",
+    "P3": "SEG: a player who takes too long takes penalty cards and the turn passes on.",
+    "P4": "A wrong card on one's turn stays and counts as the play; a card out of turn stays but "
+          "has no effect; a card taken back restores the game.",
+    "S1": "Cards left in a hand score face value; coloured specials 20, black specials 50.",
+    "S2": "A hand's total is rounded up to the next ten.",
+    "S3": "The lowest total over the match wins.",
+}
+"""Rule id -> one or two sentences, as shown next to each ruling."""

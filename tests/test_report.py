@@ -1,0 +1,112 @@
+"""The review report: self-contained, one frame per ruling, readable without the command line."""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bruno.report import ReportInput, SoundEnvelope, render_report, write_report
+from referee.eventlog import read_event_log
+from referee.session import replay
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = ROOT / "examples" / "bruno_every_penalty.jsonl"
+
+
+def example_report(**overrides) -> ReportInput:
+    log = read_event_log(EXAMPLE)
+    rulings = [r.to_dict() for r in replay(log.setup.new_game(), log.events)]
+    events = [e.to_dict() for e in log.events]
+    rng = np.random.default_rng(1)
+    rate = 8000
+    sound = rng.normal(0, 0.01, rate * 50)
+    for event in events:
+        if event["kind"] == "knock":
+            start = int(event["t"] * rate)
+            sound[start:start + 200] += 0.5 * np.exp(-np.arange(200) / 40)
+    seen_at: list[float] = []
+
+    def frame_at(t: float) -> np.ndarray:
+        seen_at.append(t)
+        frame = np.full((360, 640, 3), (40, 90, 30), np.uint8)
+        frame[150:210, 290:350] = 240  # a card on the pile
+        return frame
+
+    values = dict(title="example game", game=log.setup.to_dict(), events=events,
+                  rulings=rulings, frame_at=frame_at, pile_box=(0.4, 0.35, 0.6, 0.65),
+                  envelope=SoundEnvelope.from_samples(sound, rate))
+    values.update(overrides)
+    report = ReportInput(**values)
+    report.seen_at = seen_at  # type: ignore[attr-defined]
+    return report
+
+
+def test_the_report_is_self_contained_with_no_external_address():
+    page = render_report(example_report())
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", page)
+    assert "http://" not in page and "https://" not in page
+    assert "<script" not in page
+
+
+def test_the_report_shows_one_frame_per_ruling_with_its_rule_text_and_message():
+    report = example_report()
+    page = render_report(report)
+    penalties = [r for r in report.rulings if r["kind"] == "ruling"]
+    assert page.count('<section class=ruling') == len(penalties) == 7
+    assert page.count('alt="video frame at') == len(penalties)
+    assert page.count("data:image/jpeg;base64,") == len(penalties)
+    for ruling in penalties:
+        assert html.escape(ruling["message"]) in page
+    assert "Every zero played needs a knock" in page  # B8's text beside the zero ruling
+
+
+def test_a_missed_knock_shows_the_knock_window_on_the_sound_strip():
+    page = render_report(example_report())
+    assert page.count('aria-label="knock window"') == 1  # the example has one missed knock
+    assert "class=window" in page and "class=envelope" in page
+
+
+def test_the_frame_shown_is_the_card_just_after_it_came_to_rest():
+    report = example_report()
+    render_report(report)
+    # The missed knock on the green 0 is ruled at 14.5 s; its card came to rest at 13.0 s.
+    assert any(abs(t - 13.2) < 1e-6 for t in report.seen_at)
+
+
+def test_the_header_and_score_table_tell_the_game():
+    page = render_report(example_report())
+    assert "seat 0: 110" in page and "<h2>Scores</h2>" in page
+    assert "Penalties</th><td>7" in page
+
+
+def test_footage_without_sound_says_the_knock_rules_were_not_checked():
+    page = render_report(example_report(sound_checked=False, envelope=None))
+    assert "no sound track" in page and "not checked" in page
+
+
+def test_the_report_renders_in_a_real_headless_browser(tmp_path):
+    browser = shutil.which("chromium") or shutil.which("chromium-browser")
+    if browser is None:
+        pytest.skip("Debian's chromium is not installed (.ci/run installs it)")
+    page = write_report(tmp_path / "report.html", example_report())
+    shot = tmp_path / "shot.png"
+    subprocess.run(
+        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+         "--no-first-run", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}",
+         f"--screenshot={shot}", "--window-size=1100,1400", page.as_uri()],
+        check=True, capture_output=True, timeout=120)
+    import cv2
+
+    image = cv2.imread(str(shot))
+    assert image is not None and image.shape[0] > 500
+    # Not blank: the page has text, frames and the red ruling borders.
+    assert image.std() > 20
+    red = (image[:, :, 2] > 180) & (image[:, :, 1] < 90) & (image[:, :, 0] < 90)
+    assert red.sum() > 200
