@@ -1,0 +1,198 @@
+"""The annotated video of a review: the footage with the recognised top card, the seat arrow of
+each play, knocks, and rulings drawn on it as captions; the original sound is kept as it was.
+
+Drawing is separate from seeing: this module only draws what review already found.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ARROW_S = 1.5
+"""How long a play's seat arrow stays on screen after the card came to rest."""
+KNOCK_FLASH_S = 0.35
+"""How long a knock's flash stays on screen: long enough to see at 30 fps, short enough that
+two knocks in a row read as two."""
+PENALTY_CAPTION_S = 4.0
+INFO_CAPTION_S = 2.0
+"""Captions stay long enough to be read aloud once."""
+
+_SEAT_COLOURS = [(66, 135, 245), (60, 180, 75), (230, 190, 25), (200, 80, 220), (245, 130, 48),
+                 (70, 240, 240), (240, 50, 230), (210, 245, 60), (128, 128, 255), (0, 128, 128)]
+_CARD_COLOURS = {"r": (40, 40, 220), "y": (30, 210, 240), "g": (60, 170, 60), "b": (200, 110, 30)}
+
+
+class AnnotationError(Exception):
+    """The footage could not be read or the annotated video could not be written."""
+
+
+@dataclass(frozen=True)
+class Overlay:
+    """What to draw, in the footage's own time."""
+
+    events: list[dict]
+    rulings: list[dict]
+    pile_box: tuple[float, float, float, float] | None = None
+    """The discard pile as fractions of the frame (x0, y0, x1, y1)."""
+    seat_angles_deg: tuple[float, ...] | None = None
+    """Seat directions around the pile in image coordinates (x right, y down)."""
+
+    def top_card(self, t: float) -> str | None:
+        pile: list[str] = []
+        for event in self.events:
+            if event["t"] > t:
+                break
+            if event["kind"] == "card":
+                pile.append(event["card"])
+            elif event["kind"] == "card_removed" and pile and pile[-1] == event["card"]:
+                pile.pop()
+            elif event["kind"] == "round_end":
+                pile.clear()
+        return pile[-1] if pile else None
+
+
+def draw_overlay(image: np.ndarray, overlay: Overlay, t: float) -> np.ndarray:
+    """Draw everything due at time `t` onto a copy of the BGR frame."""
+    out = image.copy()
+    h, w = out.shape[:2]
+    scale = max(0.45, w / 1280 * 0.9)
+    centre = _pile_centre(overlay, w, h)
+    if overlay.pile_box is not None:
+        x0, y0, x1, y1 = overlay.pile_box
+        cv2.rectangle(out, (int(x0 * w), int(y0 * h)), (int(x1 * w), int(y1 * h)),
+                      (0, 215, 255), max(1, int(2 * scale)))
+    for event in overlay.events:
+        age = t - event["t"]
+        if event["kind"] == "card" and 0 <= age <= ARROW_S and event.get("seat") is not None:
+            _seat_arrow(out, overlay, event["seat"], centre, scale)
+        elif event["kind"] == "knock" and 0 <= age <= KNOCK_FLASH_S:
+            cv2.circle(out, (w - int(60 * scale), int(60 * scale)), int(34 * scale),
+                       (255, 255, 255), max(2, int(5 * scale)))
+            _label(out, "KNOCK", (w - int(100 * scale), int(115 * scale)), scale,
+                   (255, 255, 255))
+    _top_card_badge(out, overlay.top_card(t), scale)
+    _captions(out, overlay.rulings, t, scale)
+    return out
+
+
+def write_annotated_video(source: str | Path, out: str | Path, overlay: Overlay) -> int:
+    """Decode `source`, draw the overlay on every frame, write `out` (H.264) with the original
+    sound stream copied unchanged. Returns the number of frames written."""
+    import av
+
+    source, out = Path(source), Path(out)
+    try:
+        container = av.open(str(source))
+    except (av.error.FFmpegError, OSError) as error:
+        raise AnnotationError(f"{source}: cannot be read as a video ({error})") from None
+    frames = 0
+    with container:
+        if not container.streams.video:
+            raise AnnotationError(f"{source}: has no video stream")
+        in_video = container.streams.video[0]
+        in_audio = container.streams.audio[0] if container.streams.audio else None
+        rate = in_video.average_rate or Fraction(30)
+        try:
+            with av.open(str(out), "w", options={"movflags": "faststart"}) as target:
+                video = target.add_stream("libx264", rate=rate)
+                video.width = in_video.codec_context.width
+                video.height = in_video.codec_context.height
+                video.pix_fmt = "yuv420p"
+                video.time_base = in_video.time_base
+                video.options = {"crf": "23", "preset": "veryfast"}
+                audio = target.add_stream_from_template(in_audio) if in_audio else None
+                streams = [in_video] + ([in_audio] if in_audio else [])
+                try:
+                    for packet in container.demux(*streams):
+                        if packet.stream is in_audio:
+                            if packet.dts is not None and audio is not None:
+                                packet.stream = audio
+                                target.mux(packet)
+                            continue
+                        for frame in packet.decode():
+                            t = float(frame.time) if frame.time is not None else frames / rate
+                            image = draw_overlay(frame.to_ndarray(format="bgr24"), overlay, t)
+                            new = av.VideoFrame.from_ndarray(image, format="bgr24")
+                            new.pts, new.time_base = frame.pts, frame.time_base
+                            target.mux(video.encode(new))
+                            frames += 1
+                except av.error.FFmpegError:
+                    pass  # a truncated file: keep what was annotated up to the break
+                target.mux(video.encode())
+        except (av.error.FFmpegError, OSError) as error:
+            raise AnnotationError(f"{out}: cannot write the annotated video ({error})") from None
+    return frames
+
+
+# --- drawing helpers -----------------------------------------------------------------------
+
+def _pile_centre(overlay: Overlay, w: int, h: int) -> tuple[int, int]:
+    if overlay.pile_box is None:
+        return w // 2, h // 2
+    x0, y0, x1, y1 = overlay.pile_box
+    return int((x0 + x1) / 2 * w), int((y0 + y1) / 2 * h)
+
+
+def _seat_arrow(image: np.ndarray, overlay: Overlay, seat: int, centre: tuple[int, int],
+                scale: float) -> None:
+    angles = overlay.seat_angles_deg
+    if not angles or seat >= len(angles):
+        return
+    h, w = image.shape[:2]
+    angle = math.radians(angles[seat])
+    reach = 0.42 * min(w, h)
+    start = (int(centre[0] + reach * math.cos(angle)), int(centre[1] + reach * math.sin(angle)))
+    end = (int(centre[0] + 0.18 * reach * math.cos(angle)),
+           int(centre[1] + 0.18 * reach * math.sin(angle)))
+    colour = _SEAT_COLOURS[seat % len(_SEAT_COLOURS)]
+    cv2.arrowedLine(image, start, end, colour, max(2, int(6 * scale)), cv2.LINE_AA,
+                    tipLength=0.18)
+    # The label sits just beyond the arrow's tail, on the player's side.
+    text = f"seat {seat}"
+    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, 2)
+    beyond = reach + 14 * scale + tw / 2
+    origin = (int(centre[0] + beyond * math.cos(angle) - tw / 2),
+              int(centre[1] + beyond * math.sin(angle) + th / 2))
+    _label(image, text, origin, scale, colour)
+
+
+def _top_card_badge(image: np.ndarray, token: str | None, scale: float) -> None:
+    text = f"top card: {token}" if token else "top card: -"
+    colour = _CARD_COLOURS.get(token[0], (30, 30, 30)) if token and token[1:2] == "_" \
+        else (30, 30, 30)
+    pad = int(10 * scale)
+    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, 2)
+    cv2.rectangle(image, (pad, pad), (pad * 3 + tw, pad * 3 + th), (250, 250, 250), -1)
+    cv2.rectangle(image, (pad, pad), (pad * 3 + tw, pad * 3 + th), colour, max(2, int(4 * scale)))
+    cv2.putText(image, text, (pad * 2, pad * 2 + th), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale,
+                (20, 20, 20), 2, cv2.LINE_AA)
+
+
+def _captions(image: np.ndarray, rulings: list[dict], t: float, scale: float) -> None:
+    due = [r for r in rulings
+           if 0 <= t - r["t"] <= (PENALTY_CAPTION_S if r["kind"] == "ruling" else INFO_CAPTION_S)
+           and (r["kind"] == "ruling" or r["rule"] in ("instick", "color", "round_over"))]
+    h, w = image.shape[:2]
+    line_h = int(34 * scale)
+    for row, ruling in enumerate(reversed(due[-3:])):
+        y = h - int(12 * scale) - row * line_h
+        penalty = ruling["kind"] == "ruling"
+        band = (30, 30, 170) if penalty else (60, 60, 60)
+        cv2.rectangle(image, (0, y - line_h + int(6 * scale)), (w, y + int(6 * scale)), band, -1)
+        text = ruling["message"].encode("ascii", "replace").decode("ascii")
+        cv2.putText(image, text, (int(12 * scale), y - int(4 * scale)),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (255, 255, 255), 2, cv2.LINE_AA)
+
+
+def _label(image: np.ndarray, text: str, origin: tuple[int, int], scale: float,
+           colour: tuple[int, int, int]) -> None:
+    cv2.putText(image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (0, 0, 0), 4,
+                cv2.LINE_AA)
+    cv2.putText(image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, colour, 2,
+                cv2.LINE_AA)

@@ -1,0 +1,98 @@
+"""The annotated video: overlays drawn where and when they are due, the sound kept."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import av
+import numpy as np
+import pytest
+
+from bruno.annotated_video import AnnotationError, Overlay, draw_overlay, write_annotated_video
+
+FPS, W, H = 15, 320, 180
+
+
+def make_video(path, seconds: float = 2.0, sound: bool = True) -> None:
+    with av.open(str(path), "w") as container:
+        video = container.add_stream("libx264", rate=FPS)
+        video.width, video.height, video.pix_fmt = W, H, "yuv420p"
+        audio = container.add_stream("aac", rate=16000) if sound else None
+        if audio is not None:
+            audio.layout = "mono"
+        for i in range(int(seconds * FPS)):
+            image = np.full((H, W, 3), (40, 100, 30), np.uint8)
+            frame = av.VideoFrame.from_ndarray(image, format="bgr24")
+            frame.pts = i
+            container.mux(video.encode(frame))
+        container.mux(video.encode())
+        if audio is not None:
+            tone = (0.2 * np.sin(np.arange(int(16000 * seconds)) / 5)).astype(np.float32)
+            for start in range(0, len(tone), 1024):
+                frame = av.AudioFrame.from_ndarray(tone[None, start:start + 1024], format="fltp",
+                                                   layout="mono")
+                frame.sample_rate, frame.pts = 16000, start
+                frame.time_base = Fraction(1, 16000)
+                container.mux(audio.encode(frame))
+            container.mux(audio.encode())
+
+
+OVERLAY = Overlay(
+    events=[{"t": 0.5, "kind": "card", "card": "r_7", "seat": 0}, {"t": 0.7, "kind": "knock"}],
+    rulings=[{"t": 1.0, "kind": "ruling", "rule": "illegal_card", "seat": 0, "penalty": 2,
+              "card": "r_7", "ref": "B2", "message": "Seat 0 played the red 7: two cards."}],
+    pile_box=(0.4, 0.35, 0.6, 0.65),
+    seat_angles_deg=(90.0, 180.0, 270.0, 0.0),
+)
+
+
+def test_the_top_card_follows_plays_and_take_backs():
+    overlay = Overlay(events=[{"t": 1, "kind": "card", "card": "r_7", "seat": 0},
+                              {"t": 2, "kind": "card", "card": "g_7", "seat": 1},
+                              {"t": 3, "kind": "card_removed", "card": "g_7"}], rulings=[])
+    assert [overlay.top_card(t) for t in (0.5, 1.5, 2.5, 3.5)] == [None, "r_7", "g_7", "r_7"]
+
+
+def test_a_penalty_caption_is_drawn_while_due_and_gone_after():
+    frame = np.full((H, W, 3), (40, 100, 30), np.uint8)
+    during = draw_overlay(frame, OVERLAY, 1.5)
+    after = draw_overlay(frame, OVERLAY, 9.0)
+    bottom = slice(H - 20, H - 5)
+    assert during[bottom, :, 2].mean() > after[bottom, :, 2].mean() + 40  # the red band
+
+
+def test_the_seat_arrow_points_from_the_players_side():
+    frame = np.full((H, W, 3), (40, 100, 30), np.uint8)
+    with_arrow = draw_overlay(frame, OVERLAY, 0.8)
+    without = draw_overlay(frame, OVERLAY, 5.0)
+    changed = np.abs(with_arrow.astype(int) - without.astype(int)).sum(axis=2) > 60
+    rows = np.nonzero(changed[:, W // 2 - 5:W // 2 + 5])[0]
+    assert rows.size and rows.mean() > H / 2  # seat 0 sits at the bottom edge
+
+
+def test_the_annotated_video_keeps_every_frame_and_the_sound(tmp_path):
+    source, out = tmp_path / "game.mp4", tmp_path / "annotated.mp4"
+    make_video(source)
+    written = write_annotated_video(source, out, OVERLAY)
+    assert written == 2 * FPS
+    with av.open(str(out)) as container:
+        assert container.streams.audio and container.streams.video
+        frames = [f.to_ndarray(format="bgr24") for f in container.decode(video=0)]
+    assert len(frames) == written
+    caption_frame = frames[int(1.5 * FPS)]
+    assert caption_frame[H - 20:H - 5, :, 2].mean() > 120
+
+
+def test_footage_without_sound_is_annotated_without_sound(tmp_path):
+    source, out = tmp_path / "silent.mp4", tmp_path / "annotated.mp4"
+    make_video(source, sound=False)
+    assert write_annotated_video(source, out, OVERLAY) == 2 * FPS
+    with av.open(str(out)) as container:
+        assert not container.streams.audio
+
+
+def test_a_file_that_is_no_video_is_a_clear_error(tmp_path):
+    bogus = tmp_path / "notes.mp4"
+    bogus.write_text("not a video")
+    with pytest.raises(AnnotationError, match="cannot be read as a video"):
+        write_annotated_video(bogus, tmp_path / "out.mp4", OVERLAY)
