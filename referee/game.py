@@ -491,6 +491,8 @@ class Game:
 
     def _require_knock(self, seat: int | None, card: Card, t: float, ref: str,
                        instick: bool) -> None:
+        if not self.rules.check_knocks:
+            return
         opens = t - self.rules.knock_before_s
         obligation = KnockObligation(
             card=card, seat=seat, card_t=t, opens=opens, deadline=t + self.rules.knock_after_s,

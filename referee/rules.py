@@ -35,6 +35,9 @@ class RuleSet:
     player must take the same number too; True = the insert passes the draw on instead."""
     zero_instick_any_color: bool = True
     """B8: a zero may be inserted on a zero of any colour."""
+    check_knocks: bool = True
+    """False when nothing can hear the table (footage without sound, `--no-mic`): the knock
+    rules (B7, B8, B10) are then not checked, rather than every knock ruled missing."""
     first_card_needs_knock: bool = False
     """Whether the dealer's turned card needs a knock when it is a zero (it is nobody's play)."""
     bruno_draw_count: int = 3
@@ -67,6 +70,7 @@ _KINDS: dict[str, tuple[type, bool]] = {
     "two_player_reverse_skips": (bool, False),
     "draw_instick_passes_on": (bool, False),
     "zero_instick_any_color": (bool, False),
+    "check_knocks": (bool, False),
     "first_card_needs_knock": (bool, False),
     "bruno_draw_count": (int, False),
     "min_card_confidence": (float, False),

@@ -137,3 +137,11 @@ def test_one_knock_satisfies_one_card_and_knocks_nobody_needs_are_not_penalised(
     rulings = referee(knock(0.5), card(1, "r_5", 0), knock(1.5), card(2, "r_0", 1),
                       card(2.5, "y_0", 2), knock(2.7), knock(2.8), knock(9))
     assert penalties(rulings) == []
+
+
+def test_without_ears_the_knock_rules_are_not_checked_rather_than_all_missed():
+    events = (card(1, "r_5", 0), card(2, "r_0", 1), card(2.5, "r_0", 2))
+    assert penalties(referee(*events)) == [("missed_knock", 1), ("missed_knock", 2)]
+    rulings = referee(*events, check_knocks=False)
+    assert penalties(rulings) == []
+    assert [r["seat"] for r in infos(rulings, "instick")] == [2]
