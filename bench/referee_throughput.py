@@ -85,15 +85,20 @@ def main() -> None:
 
     events = generate_game(args.events, args.players)
     setup = GameSetup(players=args.players, dealer=0, settings={"seg_after_s": 8})
-    best = float("inf")
+    # CPU time of this process, not wall time: the referee runs on one core, and a machine
+    # busy with other work must not make it look slower than it is. Wall time is shown too.
+    best_cpu = best_wall = float("inf")
     for _ in range(args.repeats):
-        start = time.perf_counter()
+        cpu, wall = time.process_time(), time.perf_counter()
         rulings = replay(setup.new_game(), events)
-        best = min(best, time.perf_counter() - start)
+        best_cpu = min(best_cpu, time.process_time() - cpu)
+        best_wall = min(best_wall, time.perf_counter() - wall)
+    best = best_cpu
     rate = len(events) / best
     penalties = sum(r.is_penalty for r in rulings)
     print(f"referee throughput: {len(events):,} events, {len(rulings):,} rulings "
-          f"({penalties:,} penalties), best of {args.repeats}: {best:.2f} s")
+          f"({penalties:,} penalties), best of {args.repeats}: {best:.2f} s CPU "
+          f"({best_wall:.2f} s wall)")
     print(f"  {rate:,.0f} events/s on one core = {rate / TARGET_EVENTS_PER_S:.2f} x the "
           f"target of {TARGET_EVENTS_PER_S:,} events/s")
 

@@ -27,7 +27,7 @@ INFO_RULES: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen dataclass is slow to build, and this is hot
 class Ruling:
     """One thing the referee says. `t` is when it was decided, on the session clock.
 
