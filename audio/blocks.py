@@ -68,7 +68,7 @@ def conform(
             raise AudioSourceError("the sample rate changes inside the recording; convert it first")
         pending = np.concatenate([pending, resampler.process(downmix(chunk.samples))])
         while len(pending) >= block_samples:
-            yield _block(origin_s, emitted, pending[:block_samples], rate_out_hz, resampler)
+            yield _block(origin_s, emitted, pending[:block_samples], rate_out_hz, resampler.delay_s)
             pending = pending[block_samples:]
             emitted += block_samples
     if resampler is None:
@@ -79,15 +79,16 @@ def conform(
     while len(pending) > 0:
         block = np.zeros(block_samples, dtype=np.float32)
         block[: min(block_samples, len(pending))] = pending[:block_samples]
-        yield _block(origin_s, emitted, block, rate_out_hz, resampler)
+        yield _block(origin_s, emitted, block, rate_out_hz, resampler.delay_s)
         pending = pending[block_samples:]
         emitted += block_samples
 
 
 def _block(
-    origin_s: float | None, emitted: int, samples: np.ndarray, rate_hz: int, resampler
+    origin_s: float | None, emitted: int, samples: np.ndarray, rate_hz: int, delay_s: float
 ) -> AudioBlock:
-    t_s = (origin_s or 0.0) + emitted / rate_hz - resampler.delay_s
+    """Block `samples`, the `emitted`-th output sample on; `delay_s` is the resampler's."""
+    t_s = (origin_s or 0.0) + emitted / rate_hz - delay_s
     return AudioBlock(t_s=t_s, samples=samples.copy(), rate_hz=rate_hz)
 
 
