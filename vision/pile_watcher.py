@@ -109,6 +109,10 @@ REMOVAL_MATCH = 0.85
 """A patch is a take-back when this fraction of it matches the pile as it was before the top
 card came."""
 
+REMOVAL_MAYBE_MATCH = 0.5
+"""While a hand is still over the pile, a patch half of which shows the card under the top one
+is not judged yet: it may be a take-back still under way."""
+
 ADJUST_WINDOW_S = 1.5
 """A reshaped patch over the last card within this many seconds, while the hand that placed
 it never left the pile and by that hand's seat, is the same card adjusted, not a new one."""
@@ -211,7 +215,7 @@ class PileWatcher:
                 # Follow slow drifts of the light while nothing happens.
                 self.reference += (crop - self.reference) * np.float32(0.05)
             return []
-        events = self._confirm(t, crop, changed)
+        events = self._confirm(t, crop, changed, self._arm_over(arms))
         if events:
             self.state = PileState.CHANGED
             return events
@@ -256,7 +260,8 @@ class PileWatcher:
 
     # -- confirming a card -----------------------------------------------------------------
 
-    def _confirm(self, t: float, crop: np.ndarray, changed: np.ndarray) -> list[dict]:
+    def _confirm(self, t: float, crop: np.ndarray, changed: np.ndarray, hand_over: bool
+                 ) -> list[dict]:
         resting = changed & (self.still_frames >= STABLE_FRAMES)
         hull = self._card_patch(resting)
         if hull is None:
@@ -268,9 +273,14 @@ class PileWatcher:
         if _explained_by_light(crop[hull], self.reference[hull]):
             self._adopt(crop, hull)  # a shadow or glare over the top card, not a new card
             return []
+        if self.played and hand_over and \
+                _matches(crop, self.played[-1].before, hull, REMOVAL_MAYBE_MATCH):
+            return []  # the card under the top one shows: a take-back, once the hand is gone
         if self.played and _matches(crop, self.played[-1].before, hull, REMOVAL_MATCH):
             gone = self.played.pop()
-            self.reference = np.where(hull[..., None], gone.before, self.reference)
+            # All of where it lay shows what was under it again, not only what shows yet.
+            under = cv2.dilate((hull | gone.hull).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+            self.reference = np.where(under[..., None], gone.before, self.reference)
             return [{"t": round(t, 4), "kind": "card_removed", "card": gone.card}]
         rest_t = self._rest_time(crop, hull, t)
         seat = self._seat(hull, rest_t)
