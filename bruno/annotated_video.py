@@ -116,7 +116,10 @@ def write_annotated_video(source: str | Path, out: str | Path, overlay: Overlay)
                                 target.mux(packet)
                             continue
                         for frame in packet.decode():
-                            t = float(frame.time) if frame.time is not None else frames / rate
+                            # The footage's own clock, as review stamped its events.
+                            t = (float((frame.pts - (in_video.start_time or 0))
+                                       * in_video.time_base)
+                                 if frame.pts is not None else frames / rate)
                             image = draw_overlay(frame.to_ndarray(format="bgr24"), overlay, t)
                             new = av.VideoFrame.from_ndarray(image, format="bgr24")
                             new.pts, new.time_base = frame.pts, frame.time_base

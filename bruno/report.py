@@ -70,6 +70,12 @@ class ReportInput:
     notes: list[str] = field(default_factory=list)
 
 
+def evidence_times(report: ReportInput) -> list[float]:
+    """The moments whose video frames the report shows, one per penalty ruling, so a caller
+    can fetch them all in one pass over the video."""
+    return [_evidence_time(report, r) for r in report.rulings if r["kind"] == "ruling"]
+
+
 def write_report(path: str | Path, report: ReportInput) -> Path:
     path = Path(path)
     path.write_text(render_report(report), encoding="utf-8")

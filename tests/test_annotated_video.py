@@ -2,40 +2,13 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import av
 import numpy as np
 import pytest
 
 from bruno.annotated_video import AnnotationError, Overlay, draw_overlay, write_annotated_video
 
-FPS, W, H = 15, 320, 180
-
-
-def make_video(path, seconds: float = 2.0, sound: bool = True) -> None:
-    with av.open(str(path), "w") as container:
-        video = container.add_stream("libx264", rate=FPS)
-        video.width, video.height, video.pix_fmt = W, H, "yuv420p"
-        audio = container.add_stream("aac", rate=16000) if sound else None
-        if audio is not None:
-            audio.layout = "mono"
-        for i in range(int(seconds * FPS)):
-            image = np.full((H, W, 3), (40, 100, 30), np.uint8)
-            frame = av.VideoFrame.from_ndarray(image, format="bgr24")
-            frame.pts = i
-            container.mux(video.encode(frame))
-        container.mux(video.encode())
-        if audio is not None:
-            tone = (0.2 * np.sin(np.arange(int(16000 * seconds)) / 5)).astype(np.float32)
-            for start in range(0, len(tone), 1024):
-                frame = av.AudioFrame.from_ndarray(tone[None, start:start + 1024], format="fltp",
-                                                   layout="mono")
-                frame.sample_rate, frame.pts = 16000, start
-                frame.time_base = Fraction(1, 16000)
-                container.mux(audio.encode(frame))
-            container.mux(audio.encode())
-
+from video_helpers import FPS, H, W, make_video
 
 OVERLAY = Overlay(
     events=[{"t": 0.5, "kind": "card", "card": "r_7", "seat": 0}, {"t": 0.7, "kind": "knock"}],

@@ -1,0 +1,112 @@
+"""What a review leaves in its folder: events.jsonl, rulings.jsonl, report.html, annotated.mp4.
+
+Every file is written whole or not at all (through a temporary name), so an interrupted review
+never leaves a half-written report that looks complete.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from bruno.annotated_video import Overlay, write_annotated_video
+from bruno.report import ReportInput, SoundEnvelope, evidence_times, write_report
+from referee.eventlog import dumps
+from vision.frames import FrameSourceError, read_video
+
+ENVELOPE_RATE_HZ = 16_000
+"""The sound is read at this rate for the report's loudness strip: plenty for an envelope."""
+
+
+def grab_frames(video: str | Path, times: Iterable[float]) -> dict[float, np.ndarray]:
+    """The full frames at (the first frame at or after) each time, in one pass over the video.
+    Times past a break in a damaged file get the last frame before it."""
+    wanted = sorted(set(times))
+    found: dict[float, np.ndarray] = {}
+    if not wanted:
+        return found
+    last = None
+    try:
+        for frame in read_video(video):
+            last = frame
+            while len(found) < len(wanted) and frame.t_s + 1e-6 >= wanted[len(found)]:
+                found[wanted[len(found)]] = frame.full()
+            if len(found) == len(wanted):
+                break
+    except FrameSourceError:
+        pass
+    for t in wanted[len(found):]:
+        if last is not None:
+            found[t] = last.full()
+    return found
+
+
+def sound_envelope(video: str | Path) -> SoundEnvelope | None:
+    """The loudness envelope of the video's sound track, placed by media time; None when the
+    file has no sound track."""
+    from audio.blocks import AudioSourceError
+    from audio.sources import open_recording
+
+    try:
+        source = open_recording(video, ENVELOPE_RATE_HZ)
+        pieces = [(block.t_s, block.samples) for block in source.blocks]
+    except AudioSourceError:
+        return None
+    if not pieces:
+        return None
+    end = max(round(t * ENVELOPE_RATE_HZ) + len(s) for t, s in pieces)
+    track = np.zeros(end, dtype=np.float32)
+    for t, samples in pieces:
+        start = max(0, round(t * ENVELOPE_RATE_HZ))
+        track[start:start + len(samples)] = samples[: end - start]
+    return SoundEnvelope.from_samples(track, ENVELOPE_RATE_HZ)
+
+
+def write_jsonl(path: Path, objects: Iterable[dict]) -> None:
+    temporary = path.with_name(path.name + ".part")
+    with temporary.open("w", encoding="utf-8") as handle:
+        for obj in objects:
+            handle.write(dumps(obj) + "\n")
+    os.replace(temporary, path)
+
+
+def write_review_folder(folder: str | Path, video: str | Path, game: dict,
+                        events: list[dict], rulings: list[dict], *,
+                        pile_box: tuple[float, float, float, float] | None = None,
+                        seat_angles_deg: tuple[float, ...] | None = None,
+                        sound_checked: bool = True,
+                        calibration_picture: np.ndarray | None = None,
+                        notes: list[str] | None = None,
+                        annotate: bool = True) -> dict[str, Path]:
+    """Write the four files of a review into `folder`; return their paths by name."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = {name: folder / name for name in
+             ("events.jsonl", "rulings.jsonl", "report.html", "annotated.mp4")}
+    write_jsonl(paths["events.jsonl"], [game, *events])
+    write_jsonl(paths["rulings.jsonl"], rulings)
+
+    report = ReportInput(
+        title=Path(video).name, game=game, events=events, rulings=rulings,
+        pile_box=pile_box, envelope=sound_envelope(video) if sound_checked else None,
+        sound_checked=sound_checked, calibration_picture=calibration_picture,
+        notes=list(notes or []),
+    )
+    frames = grab_frames(video, evidence_times(report))
+    report.frame_at = frames.get
+    temporary = paths["report.html"].with_name("report.html.part")
+    write_report(temporary, report)
+    os.replace(temporary, paths["report.html"])
+
+    if annotate:
+        overlay = Overlay(events=events, rulings=rulings, pile_box=pile_box,
+                          seat_angles_deg=seat_angles_deg)
+        temporary = folder / "annotated.part.mp4"
+        write_annotated_video(video, temporary, overlay)
+        os.replace(temporary, paths["annotated.mp4"])
+    else:
+        del paths["annotated.mp4"]
+    return paths

@@ -1,0 +1,71 @@
+"""A review's folder: events, rulings, a report with the real frames, an annotated video."""
+
+from __future__ import annotations
+
+import json
+
+import av
+import pytest
+
+from bruno.review_outputs import grab_frames, sound_envelope, write_review_folder
+from referee.eventlog import parse_lines
+from referee.session import replay
+
+from video_helpers import FPS, make_video
+
+GAME = {"t": 0.0, "kind": "game", "variant": "bruno", "players": 4, "dealer": 0}
+EVENTS = [{"t": 0.2, "kind": "card", "card": "r_5", "seat": 0},
+          {"t": 0.6, "kind": "card", "card": "r_0", "seat": 1}]
+
+
+def rulings_for(events: list[dict], **settings) -> list[dict]:
+    lines = [json.dumps({**GAME, **settings}), *(json.dumps(e) for e in events)]
+    log = parse_lines(lines)
+    return [r.to_dict() for r in replay(log.setup.new_game(), log.events)]
+
+
+def test_frames_are_grabbed_in_one_pass_at_or_after_each_time(tmp_path):
+    video = tmp_path / "game.mp4"
+    make_video(video, seconds=2.0)
+    frames = grab_frames(video, [1.0, 0.1, 5.0])
+    assert set(frames) == {0.1, 1.0, 5.0}  # past the end: the last frame
+    assert frames[1.0].shape == (180, 320, 3)
+
+
+def test_the_envelope_follows_the_sound_track_and_is_none_without_one(tmp_path):
+    video, silent = tmp_path / "game.mp4", tmp_path / "silent.mp4"
+    make_video(video, seconds=2.0)
+    make_video(silent, seconds=1.0, sound=False)
+    envelope = sound_envelope(video)
+    assert envelope is not None and len(envelope.db) == pytest.approx(200, abs=10)
+    assert sound_envelope(silent) is None
+
+
+def test_the_review_folder_holds_all_four_files(tmp_path):
+    video = tmp_path / "game.mp4"
+    make_video(video, seconds=2.0)
+    rulings = rulings_for(EVENTS)
+    assert [r["rule"] for r in rulings if r["kind"] == "ruling"] == ["missed_knock"]
+    paths = write_review_folder(tmp_path / "review", video, GAME, EVENTS, rulings,
+                                pile_box=(0.4, 0.3, 0.6, 0.7),
+                                seat_angles_deg=(90.0, 180.0, 270.0, 0.0))
+    lines = paths["events.jsonl"].read_text().splitlines()
+    assert json.loads(lines[0])["kind"] == "game" and len(lines) == 3
+    assert [json.loads(x) for x in paths["rulings.jsonl"].read_text().splitlines()] == rulings
+    page = paths["report.html"].read_text()
+    assert page.count("data:image/jpeg;base64,") == 1 and "knock window" in page
+    with av.open(str(paths["annotated.mp4"])) as container:
+        assert container.streams.audio
+        assert sum(1 for _ in container.decode(video=0)) == 2 * FPS
+    assert not list((tmp_path / "review").glob("*.part*"))
+
+
+def test_a_review_of_silent_footage_reports_the_knock_rules_as_not_checked(tmp_path):
+    video = tmp_path / "silent.mp4"
+    make_video(video, seconds=1.0, sound=False)
+    rulings = rulings_for(EVENTS, check_knocks=False)
+    assert [r for r in rulings if r["kind"] == "ruling"] == []
+    paths = write_review_folder(tmp_path / "review", video, GAME, EVENTS, rulings,
+                                sound_checked=False, annotate=False)
+    assert "not checked" in paths["report.html"].read_text()
+    assert "annotated.mp4" not in paths
