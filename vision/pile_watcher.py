@@ -86,6 +86,10 @@ RECENT_FRAMES = 45
 """Pixels that came to rest within this many frames (1.5 s at 30 fps) are "lately": a card
 just dropped, not an older difference beside it."""
 
+TOGETHER_FRAMES = 12
+"""Pixels that came to rest within this many frames (0.4 s at 30 fps) of the latest ones came
+to rest with them: one card put down."""
+
 MAX_MOVING_IN_CARD = 0.03
 """A resting card has at most this fraction of its patch moving (sensor noise on edges); a
 card being pushed or a hand over it has far more."""
@@ -116,9 +120,6 @@ is not judged yet: it may be a take-back still under way."""
 ADJUST_WINDOW_S = 1.5
 """A reshaped patch over the last card within this many seconds, while the hand that placed
 it never left the pile and by that hand's seat, is the same card adjusted, not a new one."""
-
-ADJUST_MIN_OVERLAP = 0.4
-"""... when it overlaps the last card's patch by at least this (intersection over union)."""
 
 SAME_REST_S = 0.07
 """A patch that came to rest within this of the last card (two frames at 30 fps) is more of
@@ -264,10 +265,15 @@ class PileWatcher:
                  ) -> list[dict]:
         resting = changed & (self.still_frames >= STABLE_FRAMES)
         hull = self._card_patch(resting)
-        if hull is None:
-            # Something older may still differ next to it (a smear the last hand left): try
-            # the pixels that came to rest lately on their own.
+        if hull is None and resting.any():
+            # Something older may still differ next to it (what the last hand left, a card
+            # not yet confirmed under a jump-in): try the pixels that came to rest lately,
+            # then those that came to rest together with the latest ones, on their own.
             hull = self._card_patch(resting & (self.still_frames <= RECENT_FRAMES))
+            if hull is None:
+                youngest = int(self.still_frames[resting].min())
+                hull = self._card_patch(
+                    resting & (self.still_frames <= youngest + TOGETHER_FRAMES))
         if hull is None or (self.still_frames[hull] < STABLE_FRAMES).mean() > MAX_MOVING_IN_CARD:
             return []
         if _explained_by_light(crop[hull], self.reference[hull]):
@@ -313,7 +319,10 @@ class PileWatcher:
             return True  # the rest of the same card, uncovered when the hand went
         overlap = _iou(hull, last.hull)
         if seat is not None and seat == last.seat:
-            return overlap >= ADJUST_MIN_OVERLAP  # nobody lays two cards on one spot that fast
+            # Nobody lays two cards on one spot that fast: a patch by the same seat on or right
+            # beside the last card is that card, moved or uncovered by the leaving hand.
+            near_last = cv2.dilate(last.hull.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+            return bool((hull & near_last).any())
         if self.hand_left:
             return False
         # Another seat's hand (or one not seen) placed it: a jump-in unless it is nearly the
