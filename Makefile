@@ -23,8 +23,12 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
+# Speed is measured here, as ratios within one run, never asserted in unit tests.
 bench: $(STAMP)
 	$(BIN)/python -m bench.referee_throughput
+	$(BIN)/python -m bench.audio_speed
+	$(BIN)/python -m bench.vision_speed
+	$(BIN)/python -m bench.table_vision_speed
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
