@@ -23,6 +23,7 @@ from audio.blocks import AudioBlock
 from audio.knock_score import KnockModel, OnsetFeatures, knock_confidence
 from audio.mute import MuteWindows
 from audio.spectral import (
+    HIGH_BAND_HZ,
     FrameAnalyser,
     centroid_hz,
     flatness,
@@ -134,6 +135,10 @@ class _Pending:
     peak_frame: int = 0
     peak_power: np.ndarray | None = None
     last_level_db: float = -np.inf
+    high_floor_db: float = 0.0
+    last_high_db: float = 0.0
+    low_floor_db: float = 0.0
+    last_low_db: float = 0.0
 
 
 @dataclass
@@ -183,6 +188,11 @@ class KnockDetector:
         self._last_knock_frame = -(10**9)
         self._rise_frames = max(1, round(p.rise_s / p.hop_s))
         self._pending: _Pending | None = None
+        self._high_bins = self._analyser.freqs_hz >= HIGH_BAND_HZ
+        self._high_history = _Ring(round(p.floor_history_s / p.hop_s))
+        self._high_floor_db: float | None = None
+        self._low_history = _Ring(round(p.floor_history_s / p.hop_s))
+        self._low_floor_db: float | None = None
         self.rejected: list[Knock] = []
 
     # -- public -------------------------------------------------------------------------
@@ -206,8 +216,12 @@ class KnockDetector:
             levels = levels_db(powers)
             logs = log_power_db(powers if self._bands is None else powers @ self._bands.T)
             fluxes = self._fluxes(logs)
-            for power, level, flux in zip(powers, levels.tolist(), fluxes.tolist(), strict=True):
-                knocks += self._on_frame(power, level, flux)
+            highs = levels_db(powers[:, self._high_bins]).tolist()
+            lows = levels_db(powers[:, ~self._high_bins]).tolist()
+            for power, level, flux, high, low in zip(
+                powers, levels.tolist(), fluxes.tolist(), highs, lows, strict=True
+            ):
+                knocks += self._on_frame(power, level, flux, high, low)
                 self._next_frame_end += self._hop
                 self._frame += 1
         drop = max(0, len(self._recent) - self._keep_samples)
@@ -237,13 +251,16 @@ class KnockDetector:
         self._log_tail = every[-self._lag :]
         return fluxes
 
-    def _on_frame(self, power: np.ndarray, level: float, flux: float) -> list[Knock]:
+    def _on_frame(
+        self, power: np.ndarray, level: float, flux: float, high: float, low: float
+    ) -> list[Knock]:
         pre_level = self._levels[0] if self._levels else level
         pre_power = self._powers[0] if self._powers else np.zeros_like(power)
         self._levels.append(level)
         self._powers.append(power)
         self._update_floor(level)
         self._update_threshold(flux)
+        self._update_band_floors(high, low)
         is_onset = (
             flux > self._threshold_db
             # Half the knock strength at the first frame: the peak comes a few ms later.
@@ -253,7 +270,7 @@ class KnockDetector:
         pending = self._pending
         if pending is not None:
             if not (is_onset and self._interrupts(pending, level)):
-                return self._watch(pending, level, power)
+                return self._watch(pending, level, power, high, low)
             # A louder onset while one is being watched: a knock during a laugh, or a knock
             # that strikes in two steps. Watch the new onset, but measure its jump and added
             # spectrum from before the first one, so the first step cannot hide the second.
@@ -268,8 +285,10 @@ class KnockDetector:
             pre_power=pre_power,
             floor_db=self._floor_db,
             flux_db=flux,
+            high_floor_db=self._high_floor_db,
+            low_floor_db=self._low_floor_db,
         )
-        return self._watch(self._pending, level, power)
+        return self._watch(self._pending, level, power, high, low)
 
     def _interrupts(self, pending: _Pending, level: float) -> bool:
         """Whether an onset is a new event rather than the rise of the one being watched."""
@@ -282,12 +301,16 @@ class KnockDetector:
         self._last_knock_frame = self._frame
         return [knock]
 
-    def _watch(self, pending: _Pending, level: float, power: np.ndarray) -> list[Knock]:
+    def _watch(
+        self, pending: _Pending, level: float, power: np.ndarray, high: float, low: float
+    ) -> list[Knock]:
         if level > pending.peak_level_db:
             pending.peak_level_db = level
             pending.peak_frame = self._frame
             pending.peak_power = power
         pending.last_level_db = level
+        pending.last_high_db = high
+        pending.last_low_db = low
         waited = self._frame - pending.onset_frame
         if self._frame - pending.peak_frame < self._decay_frames and (
             waited < self._max_decision_frames
@@ -309,6 +332,15 @@ class KnockDetector:
             self._floor_db = float(np.percentile(history, self.params.floor_percentile))
         if self._floor_db is None:
             self._floor_db = level
+
+    def _update_band_floors(self, high: float, low: float) -> None:
+        # The room's level above and below HIGH_BAND_HZ, estimated like the noise floor.
+        self._high_history.push(high)
+        self._low_history.push(low)
+        if self._frame % 20 == 0 or self._high_floor_db is None:
+            q = self.params.floor_percentile
+            self._high_floor_db = float(np.percentile(self._high_history.values(), q))
+            self._low_floor_db = float(np.percentile(self._low_history.values(), q))
 
     def _update_threshold(self, flux: float) -> None:
         self._flux_history.push(flux)
@@ -335,6 +367,8 @@ class KnockDetector:
             centroid_hz=centroid_hz(added, self._analyser.freqs_hz),
             flatness=flatness(added),
             floor_db=pending.floor_db,
+            ring_high_db=pending.last_high_db - pending.high_floor_db,
+            ring_low_db=pending.last_low_db - pending.low_floor_db,
         )
         decided_at_s = self._time_of_sample(self._next_frame_end)
         confidence = knock_confidence(features, self.model)

@@ -16,6 +16,9 @@ see `audio/README.md`):
 | attack, onset to peak (<= 7 ms) | 3.8-5.3 ms | coughs 2.8-30 (median 13) ms |
 | flatness of the added power (<= 0.02) | 0.003-0.0095 | claps 0.006-0.30 (median 0.12) |
 | centroid of the added power (250-1500 Hz) | 300-620 Hz | finger-pad taps 74-500 (median 118) Hz |
+| ring: >2 kHz over the room at the decision | 1-21 dB (<2 kHz: 40-50) | coughs, laughs 7-26 |
+
+The ring limit is max(10 dB, the level below 2 kHz over the room's - 12 dB).
 
 A room profile replaces the strength gate and centroid band with this table's own knocks
 (`calibration.mic.knock_model_for`).
@@ -44,6 +47,10 @@ class OnsetFeatures:
     flatness: float  # spectral flatness of the added power, 0..1
     floor_db: float  # the noise floor when the onset happened
     attack_ms: float = 0.0  # from the onset to the envelope's peak (ms)
+    #: At the decision (`decay_window_s` after the peak), the level above / below
+    #: `audio.spectral.HIGH_BAND_HZ` (2 kHz) over the room's own level in that band (dB).
+    ring_high_db: float = 0.0
+    ring_low_db: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -74,6 +81,13 @@ class KnockModel:
     #: cuts through; a cough or laugh syllable often grows out of the sound before it.
     min_jump_db: float = 15.0
     jump_spread_db: float = 3.0
+    #: The ring: 20 ms after the peak a knuckle still rings below 2 kHz but has (nearly) no
+    #: sound left above it; a cough or laugh goes on breathing there. The high band may stand
+    #: at most `ring_high_room_db` over the room's, or `ring_high_below_low_db` under the low
+    #: band's excess when that is larger (a loud knock's ring may reach 2 kHz a little).
+    ring_high_room_db: float = 10.0
+    ring_high_below_low_db: float = 12.0
+    ring_spread_db: float = 3.0
     #: Softness of the strength gate (dB); the gate itself is `DetectorParams.min_strength_db`.
     strength_spread_db: float = 3.0
     min_strength_db: float = 15.0
@@ -95,6 +109,11 @@ def knock_margins(features: OnsetFeatures, model: KnockModel) -> dict[str, float
             math.log2(model.max_centroid_hz / centroid),
         )
         / model.centroid_spread_octaves,
+        "ring": (
+            max(model.ring_high_room_db, features.ring_low_db - model.ring_high_below_low_db)
+            - features.ring_high_db
+        )
+        / model.ring_spread_db,
     }
 
 

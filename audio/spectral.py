@@ -87,3 +87,9 @@ def flatness(power: np.ndarray, dynamic_range_db: float = 50.0) -> float:
     floor = max(float(power.max()) * 10 ** (-dynamic_range_db / 10), POWER_FLOOR)
     floored = np.maximum(power, floor)
     return float(np.exp(np.log(floored).mean()) / floored.mean())
+
+
+#: Where the detector's "high" band starts (the ring check, `KnockModel.ring_*`): above a
+#: knuckle's ringing modes, where breath, hiss and the slap of skin on skin put their power.
+HIGH_BAND_HZ = 2_000.0
+
