@@ -125,6 +125,10 @@ SAME_REST_S = 0.07
 """A patch that came to rest within this of the last card (two frames at 30 fps) is more of
 that card, not another one."""
 
+REMAINDER_MAX_IOU = 0.25
+"""A patch nobody is seen placing that touches the last card but overlaps it less than this
+(a new card lands on the pile, over the last one) is the part of it a hand had covered."""
+
 ADJUST_UNSEEN_MIN_OVERLAP = 0.7
 """When no hand is seen placing the patch, it must overlap the last card's this much to be
 taken for an adjustment (a jump-in card lands askew and overlaps less)."""
@@ -318,11 +322,16 @@ class PileWatcher:
         if rest_t - last.t_s <= SAME_REST_S:
             return True  # the rest of the same card, uncovered when the hand went
         overlap = _iou(hull, last.hull)
+        near_last = cv2.dilate(last.hull.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        touches = bool((hull & near_last).any())
         if seat is not None and seat == last.seat:
             # Nobody lays two cards on one spot that fast: a patch by the same seat on or right
             # beside the last card is that card, moved or uncovered by the leaving hand.
-            near_last = cv2.dilate(last.hull.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
-            return bool((hull & near_last).any())
+            return touches
+        if seat is None and touches and (overlap < REMAINDER_MAX_IOU or not self.hand_left):
+            # Beside the last card and hardly over it, or placed while the last card's hand
+            # never left and no other hand was seen: the part of it a hand had covered.
+            return True
         if self.hand_left:
             return False
         # Another seat's hand (or one not seen) placed it: a jump-in unless it is nearly the
