@@ -1,6 +1,8 @@
 """Score the table watcher on synthetic footage with ground truth.
 
     python -m vision.evaluate_footage SCENARIO.json... [--reader truth|model] [--size 720x1280]
+    python -m vision.evaluate_footage --games 101-110     # random games, seeds 101..110
+
 
 Each scenario is rendered (once; `--cache DIR` keeps the videos) with `vision.footage`, reviewed
 with `vision.review` using the default camera profile of the footage's layout, and matched to
@@ -22,7 +24,7 @@ from vision.card_readers import TruthReader, recogniser_reader
 from vision.footage import DEFAULT_FPS, render_footage
 from vision.layout import TableLayout
 from vision.review import review_video
-from vision.scenario import load_scenario
+from vision.scenario import load_scenario, random_scenario
 
 PLAY_MATCH_S = 0.5
 """A detected card matches a true play when their `t` differ by at most this."""
@@ -145,7 +147,10 @@ def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("scenarios", nargs="+", type=Path)
+    parser.add_argument("scenarios", nargs="*", type=Path)
+    parser.add_argument("--games", help="Also random games (vision.scenario.random_scenario) "
+                        "with these seeds, e.g. 101-110; written to the cache folder.")
+    parser.add_argument("--plays", type=int, default=31, help="Plays per random game.")
     parser.add_argument("--reader", choices=("truth", "model"), default="truth")
     parser.add_argument("--size", default="720x1280", help="HEIGHTxWIDTH of rendered footage")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/bruno-footage"))
@@ -153,7 +158,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     h, w = (int(v) for v in args.size.lower().split("x"))
     args.cache.mkdir(parents=True, exist_ok=True)
-    total, games = evaluate(args.scenarios, args.reader, (h, w), args.cache, args.verbose)
+    paths = list(args.scenarios)
+    if args.games:
+        first, _, last = args.games.partition("-")
+        for seed in range(int(first), int(last or first) + 1):
+            path = args.cache / f"game{seed}.json"
+            if not path.exists():
+                scenario = random_scenario(seed, plays=args.plays)
+                path.write_text(scenario.model_dump_json(indent=1), encoding="utf-8")
+            paths.append(path)
+    if not paths:
+        parser.error("give scenario files or --games")
+    total, games = evaluate(paths, args.reader, (h, w), args.cache, args.verbose)
     print(table(total, games))
     return 0
 
