@@ -22,6 +22,9 @@ FRAME_WIDTH_PX = 560
 """Width of the frames shown per ruling: big enough to read a card, small enough to keep the
 page light (a few dozen kB per frame as JPEG)."""
 JPEG_QUALITY = 80
+EVIDENCE_DELAY_S = 0.8
+"""The frame shown for a card is this long after it came to rest (the hand that laid it has
+usually left by then), unless the next card lands sooner."""
 STRIP_BEFORE_S = 2.0
 STRIP_AFTER_S = 3.0
 """The sound strip under a missed-knock ruling spans this long before and after the card."""
@@ -280,9 +283,13 @@ def _card_time(report: ReportInput, ruling: dict) -> float | None:
 
 
 def _evidence_time(report: ReportInput, ruling: dict) -> float:
-    """The moment worth seeing: the card itself, a little after it came to rest."""
+    """The moment worth seeing: the card itself, once the hand has left, before the next."""
     card_t = _card_time(report, ruling) if ruling.get("card") else None
-    return (card_t + 0.2) if card_t is not None else ruling["t"]
+    if card_t is None:
+        return ruling["t"]
+    later = [e["t"] for e in report.events if e["kind"] in ("card", "card_removed")
+             and e["t"] > card_t]
+    return min([card_t + EVIDENCE_DELAY_S, *(t - 0.1 for t in later)])
 
 
 def _final_totals(rulings: list[dict]) -> dict[int, int]:

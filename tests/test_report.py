@@ -75,8 +75,11 @@ def test_a_missed_knock_shows_the_knock_window_on_the_sound_strip():
 def test_the_frame_shown_is_the_card_just_after_it_came_to_rest():
     report = example_report()
     render_report(report)
-    # The missed knock on the green 0 is ruled at 14.5 s; its card came to rest at 13.0 s.
-    assert any(abs(t - 13.2) < 1e-6 for t in report.seen_at)
+    # The missed knock on the green 0 is ruled at 14.5 s; its card came to rest at 13.0 s
+    # and the next card landed at 15.0 s.
+    assert any(abs(t - 13.8) < 1e-6 for t in report.seen_at)
+    # The blue 9 at 2.0 s was taken back at 2.6 s: its frame is from just before that.
+    assert any(abs(t - 2.5) < 1e-6 for t in report.seen_at)
 
 
 def test_the_header_and_score_table_tell_the_game():

@@ -1,0 +1,53 @@
+"""A footage file reviewed end to end into its folder, on a tiny rendered clip."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bruno.review_pipeline import ReviewError, review_footage
+from calibration.camera import save_camera_section
+from vision.card_readers import TruthReader
+from vision.footage import render_footage
+from vision.layout import TableLayout
+from vision.scenario import Scenario
+
+TINY = (180, 320)
+# Seat 1 deals a blue 4; seat 2 inserts the other blue 4 and never knocks.
+SCENARIO = {"players": 4, "dealer": 1, "seed": 5, "duration_s": 5.0,
+            "plays": [{"t": 1.0, "seat": 1, "card": "b_4", "linger_s": 0.1},
+                      {"t": 2.4, "seat": 2, "card": "b_4", "linger_s": 0.1}],
+            "knocks": [], "draws": [], "lighting": []}
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("review")
+    clip = folder / "game.mp4"
+    footage = render_footage(Scenario.model_validate(SCENARIO), clip, TINY)
+    profile = folder / "room.toml"
+    save_camera_section(profile, TableLayout().camera_profile(4, size=TINY))
+    return clip, profile, TruthReader(footage.events[1:])
+
+
+def test_the_review_folder_rules_on_what_the_footage_shows(rendered, tmp_path):
+    clip, profile, reader = rendered
+    outcome = review_footage(clip, tmp_path / "out", reader, profile=profile, dealer=1)
+    assert outcome.sound_checked
+    assert [(e["card"], e["seat"]) for e in outcome.events if e["kind"] == "card"] == [
+        ("b_4", 1), ("b_4", 2)]
+    assert [(r["rule"], r["seat"]) for r in outcome.rulings if r["kind"] == "ruling"] == [
+        ("missed_knock", 2)]
+    saved = [json.loads(line) for line in outcome.files["rulings.jsonl"].read_text().splitlines()]
+    assert saved == outcome.rulings
+    page = outcome.files["report.html"].read_text()
+    assert page.count("data:image/jpeg;base64,") == 1 and "knock window" in page
+    assert outcome.files["annotated.mp4"].stat().st_size > 10_000
+
+
+def test_a_file_that_is_no_video_cannot_be_reviewed(tmp_path):
+    bogus = tmp_path / "notes.mp4"
+    bogus.write_text("hello")
+    with pytest.raises(ReviewError):
+        review_footage(bogus, tmp_path / "out", TruthReader([]))
