@@ -66,7 +66,7 @@ class KnockModel:
     min_decay_db: float = 6.0
     decay_spread_db: float = 1.5
     #: The added power's flatness must stay below this (a knock rings at a few resonances).
-    max_flatness: float = 0.020
+    max_flatness: float = 0.030
     #: Spread of log10(flatness).
     flatness_spread_log10: float = 0.25
     #: The added power's centroid must lie in this band (Hz).

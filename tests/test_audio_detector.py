@@ -6,6 +6,7 @@ import pytest
 
 from audio.blocks import array_blocks
 from audio.detector import DETECTOR_RATE_HZ, DetectorParams, KnockDetector, detect_knocks
+from audio.knock_score import KnockModel
 from audio.mute import MuteWindows
 from audio.synthetic import RATE_HZ, clap, knock, noise, place, speech_like
 
@@ -41,6 +42,21 @@ def test_a_knock_in_steady_noise_is_heard_and_its_strength_is_above_the_noise_fl
 def test_a_clap_like_broadband_burst_is_not_a_knock():
     signal = place(noise(seconds=4.5, rms=1e-3), clap(), KNOCK_TIMES_S)
     assert knocks_in(signal) == []
+
+
+def breath(seconds: float = 0.15, amplitude: float = 0.04, seed: int = 4) -> np.ndarray:
+    """Steady noise above 2 kHz (first differences of white noise): a cough's breath."""
+    rng = np.random.default_rng(seed)
+    white = rng.standard_normal(round(seconds * RATE_HZ) + 1)
+    return (amplitude * np.diff(white) / 2).astype(np.float32)
+
+
+def test_a_knock_like_strike_that_goes_on_breathing_above_2_khz_is_not_a_knock():
+    struck = place(noise(seconds=4.5, rms=1e-4), knock(), KNOCK_TIMES_S)
+    coughed = place(struck, breath(), KNOCK_TIMES_S)
+    without_ring_check = KnockDetector(model=KnockModel(ring_high_room_db=1e3))
+    assert len(knocks_in(coughed, detector=without_ring_check)) == 3
+    assert knocks_in(coughed) == []
 
 
 def test_speech_like_modulated_sound_is_not_a_knock():
