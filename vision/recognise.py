@@ -17,12 +17,23 @@ import cv2
 import numpy as np
 
 from vision.classify import NOT_CARD, CardClassifier, default_classifier
-from vision.locate import locate
+from vision.locate import _aspect, locate
 from vision.rectify import order_quad, rectify
 
-MIN_CONFIDENCE = 0.5
+MIN_CONFIDENCE = 0.8
 """Readings less sure than this are dropped (probability of the top token, after the model's
-temperature calibration)."""
+temperature calibration). On the held-out scenes-hemant phone photos 0.8 kept 52% of the cards
+right with 4 wrong cards per 20 frames, against 57% and 12 at 0.5: a wrong card costs a player
+a false penalty, a missed one only a late ruling."""
+
+ENCLOSING_AREA = (1.4, 5.0)
+ENCLOSING_CONFIDENCE = 0.6
+"""A reading is dropped for one 1.4 to 5 times larger (a part of a card is at least a fifth of
+it) that contains its centre and is at least ENCLOSING_CONFIDENCE times as sure."""
+
+CARD_ASPECT = (1.3, 1.75)
+"""Long/short side of a quad shaped like a whole card; only other shapes (a sunburst card's top
+half, a big digit) give way to an enclosing reading."""
 
 Point = tuple[float, float]
 
@@ -68,9 +79,16 @@ def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
     if not cands:
         return []
     quads = [order_quad(c.quad) for c in cands]
-    probs = clf.probabilities([rectify(image, q) for q in quads])
+    crops = [rectify(image, q) for q in quads]
+    probs = clf.probabilities(crops)
     labels = clf.labels
     not_card = labels.index(NOT_CARD) if NOT_CARD in labels else -1
+    # Second look at the likely cards: the same crop turned 180° (a card reads the same both
+    # ways up), averaged with the first. Costs one more crop per card, not per candidate.
+    likely = [i for i, p in enumerate(probs) if int(np.argmax(p)) != not_card]
+    if likely:
+        turned = clf.probabilities([crops[i][::-1, ::-1] for i in likely])
+        probs[likely] = (probs[likely] + turned) / 2
     readings = []
     for q, p in zip(quads, probs, strict=True):
         top = int(np.argmax(p))
@@ -82,6 +100,14 @@ def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
             card_p[not_card] = -1.0
         readings.append((float(p[top]), top, int(np.argmax(card_p)), q))
     readings.sort(key=lambda r: -r[0])
+    # A reading inside a larger, fairly sure reading is a part of that card (the top half of a
+    # sunburst card, its big digit): the whole card wins.
+    areas = [abs(cv2.contourArea(r[3])) for r in readings]
+    card_shaped = [CARD_ASPECT[0] <= _aspect(r[3]) <= CARD_ASPECT[1] for r in readings]
+    readings = [r for i, r in enumerate(readings) if card_shaped[i] or not any(
+        ENCLOSING_AREA[0] * areas[i] < areas[j] < ENCLOSING_AREA[1] * areas[i]
+        and o[0] >= ENCLOSING_CONFIDENCE * r[0]
+        and _inside(r[3].mean(axis=0), o[3]) for j, o in enumerate(readings))]
     kept: list[CardSighting] = []
     kept_quads: list[np.ndarray] = []
     for conf, top, second, q in readings:

@@ -528,11 +528,12 @@ def _occlude(img, quad, rng):
         _paste(img, other, oq)
 
 
-def render_crop(label: str, seed: int | np.random.Generator = 0, size: tuple[int, int] = (64, 96)
-                ) -> np.ndarray:
+def render_crop(label: str, seed: int | np.random.Generator = 0, size: tuple[int, int] = (64, 96),
+                hard: bool = True) -> np.ndarray:
     """One classifier training crop for `label` (a card token or NOT_CARD), as the recogniser
     would see it: a card on a table under random light, located with a small error, warped to
-    `size` = (w, h) and white-balanced by `vision.rectify`.
+    `size` = (w, h) and white-balanced by `vision.rectify`. `hard` adds fingers, overlapping
+    cards and cuts by the frame's edge (training); without it the whole face shows.
     """
     from vision.rectify import normalise_white, warp_card
 
@@ -562,7 +563,7 @@ def render_crop(label: str, seed: int | np.random.Generator = 0, size: tuple[int
             cv2.ellipse(img, (W // 2, H // 2), (int(W * 0.3), int(H * 0.4)), 0, 0, 360, skin, -1)
     else:
         _paste(img, render_face(label, rng), quad)
-        if rng.random() < 0.25:
+        if hard and rng.random() < 0.25:
             _occlude(img, quad, rng)
     img = light(img, rng)
     img = degrade(img, rng)
@@ -575,7 +576,7 @@ def render_crop(label: str, seed: int | np.random.Generator = 0, size: tuple[int
         c = est.mean(axis=0)
         est = c + (est - c) * rng.uniform(0.86, 1.08)
     crop, valid = warp_card(img, est, size=size)
-    if label != NOT_CARD and rng.random() < 0.1:
+    if hard and label != NOT_CARD and rng.random() < 0.1:
         # Cut off by the frame's edge: the locator grows the visible part back to 2:3, and the
         # part outside the image warps to black.
         h, w = crop.shape[:2]
