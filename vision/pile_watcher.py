@@ -153,8 +153,9 @@ SEAT_TIP_RADIUS_CARDS = 1.0
 READ_FRAMES = 3
 """A new card is read in this many of the latest still frames, and the readings voted on."""
 
-READ_PAD_CARDS = 0.3
-"""The crop given to the reader extends this many card heights beyond the patch."""
+READ_PAD_CARDS = 0.15
+"""The crop given to the reader is the patch turned square, with this fraction of its size
+added on each side (the locator needs some table around a card)."""
 
 
 @dataclass
@@ -396,20 +397,14 @@ class PileWatcher:
 
     def _read(self, hull: np.ndarray) -> CardReading | None:
         ys, xs = np.nonzero(hull)
-        pad = READ_PAD_CARDS * self.card_height_px
-        x0 = (xs.min() - pad + self.region_px[0]) * self.full_scale
-        x1 = (xs.max() + 1 + pad + self.region_px[0]) * self.full_scale
-        y0 = (ys.min() - pad + self.region_px[1]) * self.full_scale
-        y1 = (ys.max() + 1 + pad + self.region_px[1]) * self.full_scale
+        points = np.column_stack([xs + self.region_px[0], ys + self.region_px[1]])
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect((points * self.full_scale).astype(np.float32))
         readings = []
         for frame in self.recent_frames:
-            full = frame.full()
-            h, w = full.shape[:2]
-            box = full[max(0, int(y0)):min(h, int(y1)), max(0, int(x0)):min(w, int(x1))]
-            if box.size:
-                reading = self.read_card(box, frame.t_s)
-                if reading is not None:
-                    readings.append(reading)
+            view = _card_view(frame.full(), (cx, cy), (rw, rh), angle)
+            reading = self.read_card(view, frame.t_s)
+            if reading is not None:
+                readings.append(reading)
         if not readings:
             return None
         card, _ = Counter(r.card for r in readings).most_common(1)[0]
@@ -418,6 +413,18 @@ class PileWatcher:
         others = [r.card for r in readings if r.card != card]
         runner_up = others[0] if others else chosen[0].runner_up
         return CardReading(card, confidence, runner_up)
+
+
+def _card_view(full: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
+               angle_deg: float) -> np.ndarray:
+    """The new card's patch turned square to the image and cut out with a margin of
+    READ_PAD_CARDS of its size: the reader sees the new card, and little of those under it."""
+    w = max(8, round(size[0] * (1 + 2 * READ_PAD_CARDS)))
+    h = max(8, round(size[1] * (1 + 2 * READ_PAD_CARDS)))
+    turn = cv2.getRotationMatrix2D(centre, angle_deg, 1.0)
+    turn[:, 2] += (w / 2 - centre[0], h / 2 - centre[1])
+    return cv2.warpAffine(full, turn, (w, h), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
 
 
 def _l1(a: np.ndarray, b: np.ndarray) -> np.ndarray:
