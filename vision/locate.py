@@ -203,20 +203,23 @@ def locate(image: np.ndarray, max_side: int = DETECT_MAX_SIDE,
     # The sunburst disc cuts a card's coloured body into a top and a bottom part; two similar
     # parts stacked end to end make one card candidate.
     parts = list(seen.quads)
+    areas = seen.areas.copy()
+    centres = seen.centres.copy()
     for i, a in enumerate(parts):
-        for b in parts[i + 1:]:
-            ra = abs(cv2.contourArea(a)) / max(abs(cv2.contourArea(b)), 1.0)
-            gap = np.hypot(*(a.mean(axis=0) - b.mean(axis=0)))
-            if 0.6 < ra < 1.6 and gap < 2.5 * np.sqrt(abs(cv2.contourArea(a))):
-                hull = cv2.convexHull(np.vstack([a, b]).reshape(-1, 1, 2))
-                q = _quad_of(hull)
-                qa = cv2.contourArea(q)
-                # Parts span the card's width: each part's long side is the card's short side.
-                short = min(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1))
-                if cv2.contourArea(hull) / max(qa, 1.0) >= MIN_FILL and \
-                        qa < 4 * (abs(cv2.contourArea(a)) + abs(cv2.contourArea(b))) and \
-                        all(abs(_long_side(p) / max(short, 1.0) - 1) < 0.25 for p in (a, b)):
-                    add(q)
+        ratio = areas[i] / np.maximum(areas[i + 1:], 1.0)
+        gap = np.hypot(*(centres[i + 1:] - centres[i]).T)
+        near = (ratio > 0.6) & (ratio < 1.6) & (gap < 2.5 * np.sqrt(areas[i]))
+        for j in np.nonzero(near)[0] + i + 1:
+            b = parts[j]
+            hull = cv2.convexHull(np.vstack([a, b]).reshape(-1, 1, 2))
+            q = _quad_of(hull)
+            qa = cv2.contourArea(q)
+            # Parts span the card's width: each part's long side is the card's short side.
+            short = min(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1))
+            if cv2.contourArea(hull) / max(qa, 1.0) >= MIN_FILL and \
+                    qa < 4 * (areas[i] + areas[j]) and \
+                    all(abs(_long_side(p) / max(short, 1.0) - 1) < 0.25 for p in (a, b)):
+                add(q)
     order = np.argsort(-seen.areas)[:max_candidates]
     out: list[Candidate] = []
     for i in order:
