@@ -51,3 +51,40 @@ def test_a_file_that_is_no_video_cannot_be_reviewed(tmp_path):
     bogus.write_text("hello")
     with pytest.raises(ReviewError):
         review_footage(bogus, tmp_path / "out", TruthReader([]))
+
+
+def bruno(*args: str):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "bruno", *map(str, args)],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_bruno_review_writes_the_folder_and_prints_the_rulings_as_json(rendered, tmp_path):
+    clip, profile, _ = rendered
+    truth = clip.with_suffix(".truth.jsonl")
+    result = bruno("review", clip, "--profile", profile, "--dealer", "1", "--cards-from", truth,
+                   "--out", tmp_path / "out", "--json")
+    assert result.returncode == 0, result.stderr
+    rulings = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["rule"], r["seat"]) for r in rulings if r["kind"] == "ruling"] == [
+        ("missed_knock", 2)]
+    folder = tmp_path / "out" / "game"
+    assert {p.name for p in folder.iterdir()} == {"events.jsonl", "rulings.jsonl",
+                                                 "report.html", "annotated.mp4"}
+
+
+def test_bruno_review_refuses_an_unwritable_folder_and_a_non_video_in_one_line(rendered,
+                                                                             tmp_path):
+    clip, profile, _ = rendered
+    blocked = tmp_path / "file"
+    blocked.write_text("x")
+    result = bruno("review", clip, "--out", blocked / "sub")
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "cannot write the review there" in result.stderr
+    bogus = tmp_path / "notes.mp4"
+    bogus.write_text("hello")
+    result = bruno("review", bogus, "--profile", profile, "--out", tmp_path / "out")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "notes.mp4" in result.stderr

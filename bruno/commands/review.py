@@ -1,7 +1,8 @@
-"""`bruno review FOOTAGE --events-only --json`: the event log vision and audio find in a video.
+"""`bruno review FOOTAGE... [--out DIR]`: review recorded games into a folder per file
+(events.jsonl, rulings.jsonl, report.html, annotated.mp4).
 
-(The full review — rulings, annotated video, report — comes with the application; this prints
-the merged events, game line first, exactly as `bruno replay` reads them.)
+`bruno review FOOTAGE --events-only --json` prints only the merged event log, game line first,
+exactly as `bruno replay` reads it.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from vision.review import review_video
 
 
 def review(
-    footage: Annotated[Path, typer.Argument(help="A video of the table (MP4, MKV, MOV...).")],
+    footage: Annotated[list[Path], typer.Argument(
+        help="Videos of the table (MP4, MKV, MOV...).")],
     events_only: Annotated[bool, typer.Option(
         "--events-only", help="Only the events (no rulings).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
@@ -38,11 +40,23 @@ def review(
     cards_from: Annotated[Path | None, typer.Option(
         "--cards-from", help="Read cards from this ground-truth event log instead of the card "
         "model (for synthetic footage).", show_default=False)] = None,
+    out: Annotated[Path, typer.Option(
+        "--out", help="Folder for the results: one subfolder per footage file.")
+    ] = Path("review"),
+    variant: Annotated[str, typer.Option("--variant", help="The game played.")] = "bruno",
+    jobs: Annotated[int, typer.Option(
+        "--jobs", min=1, help="Files reviewed at once, one process each.")] = 1,
 ) -> None:
-    """Run vision and audio over FOOTAGE and print the merged event log."""
+    """Review recorded games: events, rulings, an HTML report and an annotated video."""
     if not events_only:
-        raise UserError("only `bruno review FOOTAGE --events-only` is available so far; "
-                        "add --events-only (and --json for the log)")
+        from bruno.review_run import review_files
+
+        review_files(footage, out, _reader(cards_from), profile=profile, players=players,
+                     dealer=dealer, variant=variant, jobs=jobs, as_json=as_json)
+        return
+    if len(footage) != 1:
+        raise UserError("--events-only takes one footage file at a time")
+    footage = footage[0]
     try:
         camera = load_camera_profile(profile) if profile else \
             default_camera_profile(players or 4)
