@@ -21,7 +21,13 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from calibration.profile import ProfileError, RoomProfile, dump_profile, load_profile
+from calibration.profile import (
+    ProfileError,
+    RoomProfile,
+    describe_validation_error,
+    dump_profile,
+    load_profile,
+)
 
 DEFAULT_SEAT0_ANGLE_DEG = 90.0
 """DESIGN.md: without a profile, seat 0 sits towards the bottom edge of the image."""
@@ -127,18 +133,13 @@ def default_camera_profile(players: int, seat0_angle_deg: float = DEFAULT_SEAT0_
     return TableLayout().camera_profile(players, seat0_angle_deg)
 
 
-def _describe(error: ValidationError) -> str:
-    first = error.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "(top level)"
-    return f"field 'camera.{where}': {first['msg']}"
-
-
 def parse_camera_section(section: dict, source: str = "profile") -> CameraProfile:
     """A validated camera section; ProfileError names the bad field."""
     try:
         return CameraProfile.model_validate(section)
     except ValidationError as error:
-        raise ProfileError(f"{source}: {_describe(error)}; fix it or run "
+        problem = describe_validation_error(error, "camera")
+        raise ProfileError(f"{source}: {problem}; fix it or run "
                            "`bruno calibrate camera` again") from error
 
 

@@ -60,10 +60,11 @@ class RoomProfile(BaseModel):
     camera: dict[str, Any] | None = None
 
 
-def _describe(error: ValidationError) -> str:
+def describe_validation_error(error: ValidationError, section: str | None = None) -> str:
+    """The first problem as people read it: "field 'mic.threshold': ...", one line."""
     first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"]) or "(top level)"
-    return f"field '{where}': {first['msg']}"
+    return f"field '{section + '.' if section else ''}{where}': {first['msg']}"
 
 
 def parse_profile(text: str, source: str = "profile") -> RoomProfile:
@@ -83,7 +84,8 @@ def parse_profile(text: str, source: str = "profile") -> RoomProfile:
     try:
         return RoomProfile.model_validate(data)
     except ValidationError as error:
-        raise ProfileError(f"{source}: {_describe(error)}; fix it or calibrate again") from error
+        problem = describe_validation_error(error)
+        raise ProfileError(f"{source}: {problem}; fix it or calibrate again") from error
 
 
 def load_profile(path: str | Path) -> RoomProfile:
