@@ -31,7 +31,7 @@ LABELS: tuple[str, ...] = (*ALL_TOKENS, NOT_CARD)
 NOT_CARD_SHARE = 6
 """not_card crops are drawn this many times as often as one card class (its looks vary most)."""
 
-RENDER_VERSION = 2
+RENDER_VERSION = 3
 """Bump when vision/render.py changes what it draws, so cached crops are not reused."""
 
 ROOT = Path(__file__).resolve().parents[1]

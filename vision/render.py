@@ -30,11 +30,14 @@ DESIGNS: tuple[str, ...] = ("classic", "ring", "sunburst", "minimal")
 # Print colours (RGB), one base per design family; jittered a little per render. Hue jitter is
 # kept small on purpose: hue is the class for colour, so it must not be augmented away.
 _BASE_RGB = {
-    "r": [(215, 38, 30), (230, 30, 45), (200, 30, 35), (225, 60, 40)],
-    "y": [(240, 210, 20), (250, 200, 25), (235, 190, 40), (245, 220, 60)],
-    "g": [(55, 150, 40), (40, 160, 70), (30, 120, 50), (80, 165, 60)],
-    "b": [(10, 90, 190), (20, 110, 210), (30, 130, 220), (15, 75, 160)],
+    "r": [(215, 38, 30), (230, 30, 45), (200, 30, 35), (225, 60, 40), (235, 80, 50)],
+    "y": [(240, 210, 20), (250, 200, 25), (235, 190, 40), (245, 220, 60), (245, 180, 30)],
+    "g": [(55, 150, 40), (40, 160, 70), (30, 120, 50), (80, 165, 60), (120, 165, 45),
+          (95, 150, 50)],
+    "b": [(10, 90, 190), (20, 110, 210), (30, 130, 220), (15, 75, 160), (40, 150, 230)],
 }
+"""Measured by eye on real decks: greens run from olive (the 2010s deck under warm light) to
+emerald, yellows from lemon to orange-yellow, blues from navy to sky."""
 _FONTS = (
     cv2.FONT_HERSHEY_SIMPLEX,
     cv2.FONT_HERSHEY_DUPLEX,
