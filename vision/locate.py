@@ -37,7 +37,7 @@ BODY_TO_CARD = 1.12
 """A blob that is the coloured body inside the white border is this much smaller than the card
 (both ways); each candidate is also tried grown by this factor."""
 
-MAX_CANDIDATES = 16
+MAX_CANDIDATES = 12
 """At most this many located quads (largest first), each also tried grown by BODY_TO_CARD, go
 to the classifier per image."""
 
