@@ -39,6 +39,5 @@ TRAIN_VENV := .venv-train
 .PHONY: train-cards
 train-cards:
 	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
-	$(TRAIN_VENV)/bin/python -m pip install --quiet torch==2.13.0 'onnx>=1.16' numpy \
-		opencv-python-headless onnxruntime
+	$(TRAIN_VENV)/bin/python -m pip install --quiet -e '.[train]'
 	$(TRAIN_VENV)/bin/python -m models.train_cards
