@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -166,8 +166,3 @@ class Journal:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
-
-
-def iter_dicts(events: Iterable[Event]) -> Iterator[dict[str, Any]]:
-    for event in events:
-        yield event.to_dict()
