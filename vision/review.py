@@ -15,12 +15,13 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from calibration.camera import CameraProfile
+from referee.events import EVENT_KINDS
 from vision.frames import FrameSourceError, read_video
 from vision.pile_watcher import CardReader
 from vision.table_watcher import TableWatcher
 
-#: Order of kinds at equal `t`, as `referee.events` orders them.
-KIND_ORDER = {"card_removed": 1, "card": 2, "color": 3, "knock": 4, "draw": 5, "call": 6}
+#: Order of kinds at equal `t`: the referee's own (`Event.order`), so the log reads as replayed.
+KIND_ORDER = {kind: event_type.order for kind, event_type in EVENT_KINDS.items()}
 
 
 @dataclass
