@@ -7,7 +7,16 @@ import sys
 
 import typer
 
-from bruno.commands import calibrate, calibrate_camera, identify, listen, replay, review
+from bruno.commands import (
+    calibrate,
+    calibrate_camera,
+    demo,
+    identify,
+    listen,
+    live,
+    replay,
+    review,
+)
 from bruno.errors import UserError
 
 app = typer.Typer(
@@ -30,6 +39,8 @@ app.command("listen")(listen.listen)
 app.add_typer(calibrate.calibrate_app, name="calibrate")
 calibrate.calibrate_app.command("camera")(calibrate_camera.camera)
 app.command("review")(review.review)
+app.command("demo")(demo.demo)
+app.command("live")(live.live)
 
 
 def main() -> None:
