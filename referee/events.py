@@ -147,9 +147,49 @@ class RoundEnd(Event):
         return {"hands": {str(seat): [c.token for c in cards] for seat, cards in self.hands}}
 
 
+@dataclass(frozen=True, slots=True)
+class Correction(Event):
+    """The table corrects the referee's eyes: the card event at `of_t` (the latest one when
+    None) really was `card` and/or was played by `seat`. The session re-derives its rulings."""
+
+    card: Card | None = None
+    seat: int | None = None
+    of_t: float | None = None
+    kind: ClassVar[str] = "correct"
+    order: ClassVar[int] = 8
+
+    def fields(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.card is not None:
+            out["card"] = self.card.token
+        if self.seat is not None:
+            out["seat"] = self.seat
+        if self.of_t is not None:
+            out["of_t"] = self.of_t
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Undo(Event):
+    """The table overrules a penalty: the one decided at `ruling_t` (the latest standing one
+    when None) is withdrawn."""
+
+    ruling_t: float | None = None
+    kind: ClassVar[str] = "undo"
+    order: ClassVar[int] = 8
+
+    def fields(self) -> dict[str, Any]:
+        return {} if self.ruling_t is None else {"ruling_t": self.ruling_t}
+
+
 EVENT_KINDS: dict[str, type[Event]] = {
-    cls.kind: cls for cls in (CardPlayed, CardRemoved, Knock, Draw, Call, ColorNamed, RoundEnd)
+    cls.kind: cls for cls in (CardPlayed, CardRemoved, Knock, Draw, Call, ColorNamed, RoundEnd,
+                              Correction, Undo)
 }
+
+CORRECTION_KINDS: frozenset[str] = frozenset({Correction.kind, Undo.kind})
+"""Kinds that amend what the referee said rather than report the table; the Session (which
+remembers what was said) handles them, not the Game."""
 
 
 # --- parsing -------------------------------------------------------------------------------
@@ -289,6 +329,30 @@ def _parse_round_end(data: dict[str, Any], t: float, players: int | None) -> Rou
     return RoundEnd(t=t, hands=tuple(sorted(parsed)))
 
 
+def _optional_time(data: dict[str, Any], name: str) -> float | None:
+    return None if data.get(name) is None else _named_time(data, name)
+
+
+def _named_time(data: dict[str, Any], name: str) -> float:
+    value = data[name]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or value < 0:
+        raise EventError(f"'{name}' must be a time in seconds (a number >= 0), got {value!r}")
+    return float(value)
+
+
+def _parse_correct(data: dict[str, Any], t: float, players: int | None) -> Correction:
+    card = _card(data) if data.get("card") is not None else None
+    seat = _seat(data, players)
+    if card is None and seat is None:
+        raise EventError("a 'correct' event needs 'card' or 'seat' (or both)")
+    return Correction(t=t, card=card, seat=seat, of_t=_optional_time(data, "of_t"))
+
+
+def _parse_undo(data: dict[str, Any], t: float, players: int | None) -> Undo:
+    return Undo(t=t, ruling_t=_optional_time(data, "ruling_t"))
+
+
 _PARSERS = {
     "card": _parse_card,
     "card_removed": _parse_card_removed,
@@ -297,4 +361,6 @@ _PARSERS = {
     "call": _parse_call,
     "color": _parse_color,
     "round_end": _parse_round_end,
+    "correct": _parse_correct,
+    "undo": _parse_undo,
 }

@@ -15,6 +15,7 @@ from typing import ClassVar
 from referee import messages as say
 from referee.cards import Card, Color
 from referee.events import (
+    CORRECTION_KINDS,
     EVENT_KINDS,
     Call,
     CardPlayed,
@@ -121,7 +122,8 @@ class Game:
         self.match_over = False
         self._clock = _Clock()
         self._pile = _Pile()
-        self._handlers = {kind: getattr(self, "_on_" + kind) for kind in EVENT_KINDS}
+        self._handlers = {kind: getattr(self, "_on_" + kind) for kind in EVENT_KINDS
+                          if kind not in CORRECTION_KINDS}
 
     # --- public API ----------------------------------------------------------------------
 
@@ -134,7 +136,8 @@ class Game:
         return self._clock.paused_at is not None
 
     def observe(self, event: Event) -> list[Ruling]:
-        """Rule on one observation. Deadlines that passed before it fire first."""
+        """Rule on one observation. Deadlines that passed before it fire first. Corrections
+        (`correct`, `undo`) amend what was said, so they go through a `Session`."""
         out: list[Ruling] = []
         self._fire_deadlines(event.t, inclusive=False, out=out)
         if event.t > self._clock.now:

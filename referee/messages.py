@@ -100,3 +100,22 @@ def match_over(leaders: list[int], total: int) -> str:
         return f"Match over: seat {leaders[0]} wins with {total} points."
     seats = ", ".join(str(s) for s in leaders)
     return f"Match over: seats {seats} share the win with {total} points."
+
+
+def withdrawn(seat: int | None, rule_words: str, card: Card | None) -> str:
+    of_card = f" ({card.name})" if card is not None else ""
+    who = "nobody" if seat is None else f"seat {seat}"
+    return f"Withdrawn: the {rule_words}{of_card}; {who} takes no penalty cards."
+
+
+def corrected(card: Card | None, seat: int | None, at_t: float) -> str:
+    parts = []
+    if card is not None:
+        parts.append(f"was the {card.name}")
+    if seat is not None:
+        parts.append(f"was played by seat {seat}")
+    return f"Corrected: the card at {at_t:.1f} s " + " and ".join(parts) + "."
+
+
+def nothing_to(what: str) -> str:
+    return f"There is no {what}."

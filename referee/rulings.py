@@ -24,7 +24,19 @@ INFO_RULES: tuple[str, ...] = (
     "round_over",
     "score",
     "match_over",
+    "corrected",
+    "withdrawn",
 )
+
+RULE_WORDS: dict[str, str] = {
+    "illegal_card": "penalty for a card that does not match",
+    "out_of_turn": "penalty for playing out of turn",
+    "missed_knock": "penalty for a missed knock",
+    "same_number_two_colors": "penalty for the same number in two colours",
+    "too_slow": "SEG penalty",
+    "wrong_call": "penalty for a wrong call",
+}
+"""How a penalty is named when it is withdrawn."""
 
 
 @dataclass(slots=True)  # not frozen: a frozen dataclass is slow to build, and this is hot

@@ -1,14 +1,31 @@
 """A refereed session: the reorder buffer in front of a game. Live play and log replay both go
-through here, so an event log always replays to the rulings the table heard."""
+through here, so an event log always replays to the rulings the table heard.
+
+The session also remembers what it observed and which penalties stand, so the table can correct
+the referee with events like any other (journaled, replayed the same): `correct` says the latest
+card (or the one at `of_t`) really was another card or another seat's, and the rulings are
+re-derived from the amended history (penalties that no longer apply are withdrawn, new ones
+announced); `undo` withdraws a standing penalty.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
-from referee.events import Event
+from referee import messages
+from referee.cards import Card
+from referee.events import CardPlayed, Correction, Event, Undo
 from referee.game import Game
 from referee.reorder import REORDER_WINDOW_S, ReorderBuffer
-from referee.rulings import Ruling
+from referee.rulings import RULE_WORDS, Ruling, info
+
+PenaltyKey = tuple[str, int | None, str | None, float]
+
+
+def penalty_key(ruling: Ruling) -> PenaltyKey:
+    """What identifies a penalty across re-derivations: rule, seat, card and decision time."""
+    return (ruling.rule, ruling.seat, ruling.card, round(ruling.t, 3))
 
 
 class Session:
@@ -18,6 +35,13 @@ class Session:
         self.game = game
         self.buffer = ReorderBuffer(reorder_window_s)
         self.last_t: float | None = None
+        self.history: list[Event] = []
+        """Every event the game observed, in order (corrections applied)."""
+        self.standing: dict[PenaltyKey, Ruling] = {}
+        """Penalties said and not withdrawn, in the order they were said."""
+        self.overruled: set[PenaltyKey] = set()
+        self._fired_before: float | None = None
+        self._finished_at: float | None = None
 
     def feed(self, event: Event) -> list[Ruling]:
         """Take one event; return the rulings of the events this released."""
@@ -31,7 +55,9 @@ class Session:
         fire deadlines up to the buffer's horizon."""
         horizon = now - self.buffer.window_s
         rulings = self._observe(self.buffer.release_before(horizon))
-        rulings.extend(self.game.advance_before(horizon))
+        if self._fired_before is None or horizon > self._fired_before:
+            self._fired_before = horizon
+        rulings.extend(self._stand(self.game.advance_before(horizon)))
         return rulings
 
     def finish(self) -> list[Ruling]:
@@ -40,15 +66,104 @@ class Session:
         SEG clock do not fire)."""
         rulings = self._observe(self.buffer.drain())
         if self.last_t is not None:
-            rulings.extend(self.game.advance(self.last_t + self.game.rules.knock_after_s))
+            self._finished_at = self.last_t + self.game.rules.knock_after_s
+            rulings.extend(self._stand(self.game.advance(self._finished_at)))
         return rulings
 
     def _observe(self, events: Iterable[Event]) -> list[Ruling]:
         rulings: list[Ruling] = []
         observe = self.game.observe
         for event in events:
-            rulings += observe(event)
+            if isinstance(event, Correction | Undo):
+                # Deadlines that passed before the correction fire first, as for any event.
+                rulings += self._stand(self.game.advance_before(event.t))
+                rulings += self._correct(event) if isinstance(event, Correction) \
+                    else self._undo(event)
+            else:
+                self.history.append(event)
+                rulings += self._stand(observe(event))
         return rulings
+
+    def _stand(self, rulings: list[Ruling]) -> list[Ruling]:
+        """Remember the penalties said; one the table overruled is not said again (a deadline
+        re-armed by a correction fires at the same time, so it has the same key)."""
+        if not any(r.is_penalty for r in rulings):
+            return rulings
+        kept = []
+        for ruling in rulings:
+            if ruling.is_penalty:
+                key = penalty_key(ruling)
+                if key in self.overruled:
+                    continue
+                self.standing[key] = ruling
+            kept.append(ruling)
+        return kept
+
+    # --- corrections -----------------------------------------------------------------------
+
+    def _correct(self, correction: Correction) -> list[Ruling]:
+        index = self._card_index(correction.of_t)
+        if index is None:
+            return [info(correction.t, "corrected", None, messages.nothing_to("card to correct"))]
+        played = self.history[index]
+        assert isinstance(played, CardPlayed)
+        amended = replace(played, card=correction.card or played.card,
+                          seat=played.seat if correction.seat is None else correction.seat,
+                          confidence=None, alternatives=())
+        history = [*self.history[:index], amended, *self.history[index + 1:]]
+        out = [info(correction.t, "corrected", amended.seat,
+                    messages.corrected(correction.card, correction.seat, played.t),
+                    card=amended.card.token)]
+        return out + self._rederive(history, correction.t)
+
+    def _card_index(self, of_t: float | None) -> int | None:
+        for index in range(len(self.history) - 1, -1, -1):
+            event = self.history[index]
+            if isinstance(event, CardPlayed) and (of_t is None or abs(event.t - of_t) < 1e-3):
+                return index
+        return None
+
+    def _rederive(self, history: list[Event], t: float) -> list[Ruling]:
+        """Rule the amended history with a fresh game up to where this one's clock stands;
+        say what changed: penalties withdrawn, new penalties, and whose turn it now is."""
+        old = self.game
+        fresh = type(old)(old.players, old.dealer, old.rules)
+        derived: list[Ruling] = []
+        for event in history:
+            derived += fresh.observe(event)
+        if self._finished_at is not None:
+            derived += fresh.advance(self._finished_at)
+        else:
+            derived += fresh.advance_before(max(t, self._fired_before or t))
+        now_standing = {penalty_key(r): r for r in derived
+                        if r.is_penalty and penalty_key(r) not in self.overruled}
+        out = [self._withdrawal(t, ruling) for key, ruling in self.standing.items()
+               if key not in now_standing]
+        out += [replace(ruling, t=t) for key, ruling in now_standing.items()
+                if key not in self.standing]
+        turn, color = fresh.state.turn, fresh.state.active_color
+        if color is not None and color != old.state.active_color:
+            out.append(info(t, "color", None, messages.color_named(color), color=color.value))
+        if turn is not None and turn != old.state.turn:
+            out.append(info(t, "turn", turn, messages.turn(turn)))
+        self.game, self.history, self.standing = fresh, history, now_standing
+        return out
+
+    def _undo(self, undo: Undo) -> list[Ruling]:
+        keys = [key for key in self.standing
+                if undo.ruling_t is None or abs(key[3] - undo.ruling_t) < 1e-3]
+        if not keys:
+            return [info(undo.t, "corrected", None, messages.nothing_to("penalty to withdraw"))]
+        key = keys[-1]
+        self.overruled.add(key)
+        return [self._withdrawal(undo.t, self.standing.pop(key))]
+
+    @staticmethod
+    def _withdrawal(t: float, ruling: Ruling) -> Ruling:
+        card = Card.parse(ruling.card) if ruling.card else None
+        return info(t, "withdrawn", ruling.seat,
+                    messages.withdrawn(ruling.seat, RULE_WORDS[ruling.rule], card),
+                    card=ruling.card)
 
 
 def replay(game: Game, events: Iterable[Event]) -> list[Ruling]:

@@ -1,0 +1,122 @@
+"""The table corrects the referee: `correct` (the card or seat was misread) and `undo`
+(a penalty is overruled). Both are events, so a journal with them replays the same."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from referee.eventlog import parse_lines
+from referee.events import EventError, parse_event
+from referee.session import replay
+
+from scenario_helpers import card, infos, knock, penalties, referee
+
+
+def correct(t: float, **fields) -> dict:
+    return {"t": t, "kind": "correct", **fields}
+
+
+def undo(t: float, **fields) -> dict:
+    return {"t": t, "kind": "undo", **fields}
+
+
+def test_a_misread_card_corrected_withdraws_its_penalty():
+    rulings = referee(card(1, "r_5", 0), card(2, "b_9", 1), correct(4, card="r_9"))
+    assert penalties(rulings) == [("illegal_card", 1)]
+    withdrawn = infos(rulings, "withdrawn")
+    assert [(w["seat"], w["card"], w["t"]) for w in withdrawn] == [(1, "b_9", 4)]
+    assert "takes no penalty" in withdrawn[0]["message"]
+    assert infos(rulings, "corrected")[0]["card"] == "r_9"
+
+
+def test_a_correction_can_reveal_a_penalty_the_misread_card_hid():
+    rulings = referee(card(1, "r_5", 0), card(2, "r_6", 1), correct(4, card="g_6"),
+                      card(6, "g_2", 2))
+    assert penalties(rulings) == [("illegal_card", 1)]
+    late = next(r for r in rulings if r["kind"] == "ruling")
+    assert late["t"] == 4 and late["card"] == "g_6"  # decided when the table corrected it
+
+
+def test_the_wrong_seat_corrected_gives_the_turn_back():
+    # The camera credited seat 2 with seat 1's card: out of turn, and seat 1 still to play.
+    rulings = referee(card(1, "r_5", 0), card(2, "r_6", 2), correct(3, seat=1))
+    assert penalties(rulings) == [("out_of_turn", 2)]
+    assert [w["seat"] for w in infos(rulings, "withdrawn")] == [2]
+    assert infos(rulings, "turn")[-1]["seat"] == 2 and infos(rulings, "turn")[-1]["t"] == 3
+
+
+def test_a_correction_names_an_earlier_card_by_its_time():
+    rulings = referee(card(1, "r_5", 0), card(2, "b_9", 1), card(3, "b_4", 2),
+                      correct(5, card="r_9", of_t=2))
+    assert [w["card"] for w in infos(rulings, "withdrawn")] == ["b_9"]
+
+
+def test_undo_withdraws_the_latest_penalty_and_it_stays_withdrawn():
+    rulings = referee(card(1, "r_5", 0), card(2, "b_9", 1), card(3, "b_0", 2),
+                      undo(5), correct(6, seat=2))
+    assert penalties(rulings) == [("illegal_card", 1), ("missed_knock", 2)]
+    withdrawn = infos(rulings, "withdrawn")
+    # The undo withdrew the missed knock; the later re-derivation did not bring it back.
+    assert [(w["seat"], w["card"]) for w in withdrawn] == [(2, "b_0")]
+
+
+def test_undo_names_a_penalty_by_the_time_it_was_decided():
+    rulings = referee(card(1, "r_5", 0), card(2, "b_9", 1), card(3, "b_0", 2),
+                      undo(6, ruling_t=2))
+    assert [w["card"] for w in infos(rulings, "withdrawn")] == ["b_9"]
+
+
+def test_undo_with_nothing_to_withdraw_says_so():
+    rulings = referee(card(1, "r_5", 0), undo(2))
+    assert infos(rulings, "withdrawn") == []
+    assert "no penalty" in infos(rulings, "corrected")[0]["message"]
+
+
+def test_a_knock_still_counts_after_the_card_it_answered_is_corrected():
+    rulings = referee(card(1, "r_5", 0), card(2, "r_5", 2), knock(2.2), correct(3, card="r_5"))
+    assert penalties(rulings) == []
+    assert infos(rulings, "withdrawn") == []
+
+
+def test_a_log_with_corrections_replays_to_the_same_rulings():
+    events = [card(1, "r_5", 0), card(2, "b_9", 1), correct(2.5, card="r_9"),
+              card(3, "r_0", 2), undo(5.5), card(6, "r_3", 3)]
+    # Written out and read back, as a journal is: the same rulings as the live session gave.
+    lines = [json.dumps({"t": 0, "kind": "game", "players": 4, "dealer": 0})]
+    lines += [json.dumps(parse_event(e).to_dict()) for e in events]
+    log = parse_lines(lines)
+    replayed = [r.to_dict() for r in replay(log.setup.new_game(), log.events)]
+    assert replayed == referee(*events)
+    assert [r["rule"] for r in replayed if r["rule"] in ("withdrawn", "corrected")] == [
+        "corrected", "withdrawn", "withdrawn"]
+
+
+@pytest.mark.parametrize("bad, words", [
+    (correct(1), "needs 'card' or 'seat'"),
+    (correct(1, card="purple_3"), "card"),
+    (correct(1, card="r_3", of_t="soon"), "of_t"),
+    (undo(1, ruling_t=-2), "ruling_t"),
+])
+def test_malformed_corrections_are_named(bad, words):
+    with pytest.raises(EventError, match=words):
+        parse_event(bad, players=4)
+
+
+def test_live_feeding_with_a_ticking_clock_rules_corrections_as_replay_does():
+    from referee.eventlog import GameSetup
+    from referee.session import Session
+
+    events = [card(1, "r_5", 0), card(2, "b_9", 1), card(3, "b_0", 2), undo(5),
+              correct(6, card="r_9", of_t=2), card(7, "r_2", 3), correct(8.6, seat=0)]
+    session = Session(GameSetup(players=4).new_game())
+    live = []
+    clock = 0.0
+    for event in events:
+        while clock < event["t"]:
+            clock = round(clock + 0.05, 2)
+            live += session.advance(clock)
+        live += session.feed(parse_event(event, 4))
+    live += session.finish()
+    assert [r.to_dict() for r in live] == referee(*events)
