@@ -1,0 +1,123 @@
+"""The live session without camera or microphone: manual events, the journal, resuming it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bruno.live.journal import JournalError, read_journal
+from bruno.live.session import LiveSession
+from referee.eventlog import GameSetup
+
+
+def journal_lines(path):
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_manual_events_are_ruled_journaled_and_shown(tmp_path):
+    path = tmp_path / "game.jsonl"
+    with LiveSession(GameSetup(players=4, dealer=0), journal=path) as session:
+        assert [r["seat"] for r in session.submit({"kind": "card", "card": "r_5", "seat": 0})
+                if r["rule"] == "turn"] == [1]
+        session.submit({"kind": "card", "card": "r_7", "seat": 1})
+        snapshot = session.snapshot()
+        assert (snapshot["turn"], snapshot["top"], snapshot["top_seat"], snapshot["color"]) == (
+            2, "r_7", 1, "r")
+        session.submit({"kind": "call", "word": "stop", "seat": 3})
+        assert session.snapshot()["paused"]
+        with pytest.raises(ValueError, match="unknown card"):
+            session.submit({"kind": "card", "card": "r_11", "seat": 2})
+        count, rulings = session.rulings_since(0)
+    lines = journal_lines(path)
+    assert lines[0] == {"t": 0.0, "kind": "game", "variant": "bruno", "players": 4, "dealer": 0}
+    assert [e["card"] for e in lines if e["kind"] == "card"] == ["r_5", "r_7"]
+    assert [r for r in lines if r["kind"] in ("info", "ruling")] == rulings
+    assert count == len(rulings) == 2
+
+
+def test_a_missed_knock_is_ruled_when_its_window_closes_and_undo_withdraws_it(tmp_path):
+    path = tmp_path / "game.jsonl"
+    setup = GameSetup(players=3, dealer=0, settings={"knock_after_s": 0.3})
+    with LiveSession(setup, journal=path) as session:
+        session.submit({"kind": "card", "card": "g_3", "seat": 0})
+        session.submit({"kind": "card", "card": "g_0", "seat": 1})  # a zero needs a knock
+        _, new = session.rulings_since(len(session.rulings), timeout_s=2.0)
+        assert [(r["rule"], r["seat"]) for r in new] == [("missed_knock", 1)]
+        zero_t = next(e["t"] for e in journal_lines(path) if e.get("card") == "g_0")
+        assert new[0]["t"] == pytest.approx(zero_t + 0.3, abs=1e-3)
+        withdrawn = session.submit({"kind": "undo"})
+        assert [(r["rule"], r["seat"]) for r in withdrawn] == [("withdrawn", 1)]
+
+
+def test_rulings_since_waits_for_a_ruling_and_gives_up_after_its_timeout():
+    with LiveSession(GameSetup(players=2)) as session:
+        assert session.rulings_since(0, timeout_s=0.05) == (0, [])
+        session.submit({"kind": "card", "card": "b_2", "seat": 0})
+        index, rulings = session.rulings_since(0, timeout_s=1.0)
+        assert index == 1 and rulings[0]["rule"] == "turn"
+
+
+def test_a_journal_of_another_game_is_not_overwritten(tmp_path):
+    path = tmp_path / "old.jsonl"
+    path.write_text('{"t": 0.0, "kind": "game", "players": 4, "dealer": 0}\n')
+    with pytest.raises(ValueError, match="--resume"):
+        LiveSession(GameSetup(players=4), journal=path)
+
+
+def test_resume_gets_the_same_state_and_appends_to_the_same_journal(tmp_path):
+    path = tmp_path / "game.jsonl"
+    with LiveSession(GameSetup(players=4, dealer=2), journal=path) as session:
+        for card, seat in (("y_4", 2), ("y_9", 3), ("b_9", 0)):
+            session.submit({"kind": "card", "card": card, "seat": seat})
+        session.submit({"kind": "color", "color": "g"})
+        before = session.snapshot()
+        said = list(session.rulings)
+    written = path.read_text()
+    resumed, report = LiveSession.resume(path)
+    with resumed:
+        assert report.same and report.events == 4 and not report.torn
+        after = resumed.snapshot()
+        assert {k: after[k] for k in ("turn", "top", "color", "dealer")} == {
+            k: before[k] for k in ("turn", "top", "color", "dealer")}
+        assert resumed.rulings == said
+        assert resumed.clock.now() >= max(e["t"] for e in journal_lines(path))
+        resumed.submit({"kind": "card", "card": "b_1", "seat": 1})
+    assert path.read_text().startswith(written)
+    assert [e["card"] for e in journal_lines(path) if e["kind"] == "card"][-1] == "b_1"
+
+
+def test_a_torn_last_line_is_dropped_and_cut_off_before_appending(tmp_path):
+    path = tmp_path / "game.jsonl"
+    with LiveSession(GameSetup(players=4), journal=path) as session:
+        session.submit({"kind": "card", "card": "r_5", "seat": 0})
+    whole = path.read_text()
+    path.write_text(whole + '{"t": 9.5, "kind": "card", "card": "r_')
+    resumed, report = LiveSession.resume(path)
+    with resumed:
+        assert report.torn and report.events == 1 and "torn" in report.describe()
+        resumed.submit({"kind": "card", "card": "r_6", "seat": 1})
+    lines = journal_lines(path)  # every line is whole JSON again
+    assert path.read_text().startswith(whole)
+    assert [e["card"] for e in lines if e["kind"] == "card"] == ["r_5", "r_6"]
+
+
+def test_rulings_the_crash_kept_out_of_the_journal_are_added_on_resume(tmp_path):
+    path = tmp_path / "game.jsonl"
+    path.write_text('{"t": 0.0, "kind": "game", "players": 4, "dealer": 0}\n'
+                    '{"t": 1.0, "kind": "card", "card": "r_5", "seat": 0}\n'
+                    '{"t": 1.3, "kind": "clock"}\n')
+    resumed, report = LiveSession.resume(path)
+    resumed.close()
+    assert report.cut_off and report.cut_off[0]["rule"] == "turn"
+    assert journal_lines(path)[-1] == report.cut_off[-1]
+
+
+def test_a_journal_damaged_in_the_middle_is_refused_with_its_line(tmp_path):
+    path = tmp_path / "game.jsonl"
+    path.write_text('{"t": 0.0, "kind": "game", "players": 4, "dealer": 0}\n'
+                    'garbage\n{"t": 1.0, "kind": "card", "card": "r_5", "seat": 0}\n')
+    with pytest.raises(JournalError, match="line 2"):
+        read_journal(path)
+    with pytest.raises(JournalError, match="no such journal"):
+        read_journal(tmp_path / "missing.jsonl")
