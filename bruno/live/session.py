@@ -120,20 +120,24 @@ class LiveSession:
         self.frame: Frame | None = None
         self._jpeg_cache: tuple[tuple, bytes] | None = None
         self.sources: dict[str, str] = {"camera": "off", "mic": "off"}
-        self.muted = False
+        self.speech: Any = None
+        """The announcer, when one speaks for this session (`snapshot()["muted"]` otherwise)."""
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
 
     # --- life ------------------------------------------------------------------------------
 
     @classmethod
-    def resume(cls, journal: str | Path, **options: Any) -> tuple[LiveSession, ResumeReport]:
-        """The session a journal left (a torn last line dropped), its clock running on from
-        the journal's last time, appending to the same journal. Raises JournalError."""
-        contents = read_journal(journal)
+    def resume(cls, journal: str | Path | JournalContents, *, clock: SessionClock | None = None,
+               **options: Any) -> tuple[LiveSession, ResumeReport]:
+        """The session a journal left (a torn last line dropped), appending to the same
+        journal. Its clock (default: a new one) runs on from the journal's last time. Raises
+        JournalError."""
+        contents = journal if isinstance(journal, JournalContents) else read_journal(journal)
         torn = contents.torn
         repair(contents)
-        session = cls(contents.setup, clock=SessionClock(contents.last_t), **options)
+        clock = clock or SessionClock(contents.last_t)
+        session = cls(contents.setup, clock=clock, **options)
         report = session._replay(contents)
         report.torn = torn
         session.journal_path = contents.path
@@ -239,7 +243,8 @@ class LiveSession:
                 "paused": game.paused, "in_round": state.in_round,
                 "scores": ({str(seat): total for seat, total in enumerate(board.totals)}
                            if board.rounds_played else {}),
-                "muted": self.muted, "sources": dict(self.sources),
+                "muted": not (self.speech is not None and self.speech.speaking),
+                "sources": dict(self.sources),
             }
 
     def rulings_since(self, index: int, timeout_s: float = 0.0

@@ -1,0 +1,106 @@
+"""The camera and microphone threads: the review's own detectors (`TableWatcher` over frames,
+`KnockDetector` over sound blocks), their events fed to the live session as they come.
+
+Each thread runs until its source ends (a recording) or the stop event is set; a source that
+fails mid-game is reported in the session's `sources` and the game goes on without it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from audio.blocks import AudioBlock, AudioSourceError
+from audio.detector import KnockDetector
+from bruno.live.session import LiveSession
+from vision.frames import Frame, FrameSourceError
+from vision.pile_watcher import CardReader
+from vision.table_watcher import TableWatcher
+
+Note = Callable[[str], None]
+
+
+class _Capture(threading.Thread):
+    source = ""
+
+    def __init__(self, session: LiveSession, note: Note) -> None:
+        super().__init__(name=f"bruno-{self.source}", daemon=True)
+        self.session = session
+        self.note = note
+        self.events = 0
+
+    def _feed(self, event: dict[str, Any]) -> None:
+        try:
+            self.session.feed(event)
+            self.events += 1
+        except ValueError as error:  # a detector's event the referee cannot take: say so
+            self.note(f"{self.source}: dropped an event ({error})")
+
+    def _status(self, status: str) -> None:
+        self.session.sources[self.source] = status
+
+
+class CameraCapture(_Capture):
+    """Frames -> card, card_removed and draw events; the newest frame goes to the dashboard.
+    When the dashboard saves a new calibration, the watcher starts again with its layout."""
+
+    source = "camera"
+
+    def __init__(self, session: LiveSession, frames: Iterator[Frame], read_card: CardReader,
+                 note: Note) -> None:
+        super().__init__(session, note)
+        self.frames = frames
+        self.read_card = read_card
+        self.frame_count = 0
+
+    def run(self) -> None:
+        self._status("ok")
+        watcher: TableWatcher | None = None
+        layout = -1
+        try:
+            for frame in self.frames:
+                self.session.show_frame(frame)
+                if layout != self.session.layout_version:
+                    if watcher is not None:
+                        for event in watcher.finish():
+                            self._feed(event)
+                    layout = self.session.layout_version
+                    watcher = TableWatcher(self.session.camera, self.read_card)
+                for event in watcher.update(frame):
+                    self._feed(event)
+                self.frame_count += 1
+            if watcher is not None:
+                for event in watcher.finish():
+                    self._feed(event)
+        except FrameSourceError as error:
+            self._status(f"error: {error}")
+            self.note(f"camera: {error}")
+            return
+        self._status("ended")
+
+
+class MicCapture(_Capture):
+    """Sound blocks -> knock events (none while the announcer's voice is muted)."""
+
+    source = "mic"
+
+    def __init__(self, session: LiveSession, blocks: Iterator[AudioBlock],
+                 detector: KnockDetector, note: Note) -> None:
+        super().__init__(session, note)
+        self.blocks = blocks
+        self.detector = detector
+
+    def run(self) -> None:
+        self._status("ok")
+        try:
+            for block in self.blocks:
+                for knock in self.detector.process(block):
+                    self._feed(knock.to_event())
+            for knock in self.detector.finish():
+                self._feed(knock.to_event())
+        except AudioSourceError as error:
+            self._status(f"error: {error}")
+            self.note(f"microphone: {error}")
+            return
+        self._status("ended")

@@ -1,0 +1,81 @@
+"""What the announcer says, written for the ear in English and Swedish: short, the rule first,
+then who, then what it costs ("Missed knock, seat 2, two cards."). Penalties are always said;
+of the information lines only those a table acts on (an instick, the colour after a wild, who
+takes cards, the end of a round or match, a withdrawn penalty), and briefly. Whose turn it is
+is not said: the table sees it, and saying it after every card would drown everything else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+LANGUAGES = ("en", "sv")
+
+_PENALTY_WORDS = {
+    "en": {"missed_knock": "Missed knock", "illegal_card": "Wrong card",
+           "out_of_turn": "Out of turn", "same_number_two_colors": "Same number, two colours",
+           "too_slow": "Seg", "wrong_call": "Wrong call", None: "Penalty"},
+    "sv": {"missed_knock": "Glömd knackning", "illegal_card": "Fel kort",
+           "out_of_turn": "Inte din tur", "same_number_two_colors": "Samma siffra, två färger",
+           "too_slow": "Seg", "wrong_call": "Fel utrop", None: "Straff"},
+}
+
+_NUMBERS = {
+    "en": ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"],
+    "sv": ["noll", "ett", "två", "tre", "fyra", "fem", "sex", "sju", "åtta", "nio", "tio"],
+}
+
+_COLOURS = {
+    "en": {"r": "Red", "y": "Yellow", "g": "Green", "b": "Blue"},
+    "sv": {"r": "Röd", "y": "Gul", "g": "Grön", "b": "Blå"},
+}
+
+_WORDS = {
+    "en": {"seat": "seat {}", "unseen": "whoever played", "cards": "{} cards", "card": "one card",
+           "instick": "Instick.", "takes": "Seat {} takes {}.", "round_over": "Round over.",
+           "went_out": "Round over, seat {} went out.", "match_won": "Match over, seat {} wins.",
+           "match_shared": "Match over, shared win.", "withdrawn": "Penalty withdrawn, {}.",
+           "corrected": "Corrected."},
+    "sv": {"seat": "plats {}", "unseen": "den som spelade", "cards": "{} kort", "card": "ett kort",
+           "instick": "Instick.", "takes": "Plats {} tar {}.", "round_over": "Rundan är slut.",
+           "went_out": "Rundan är slut, plats {} gick ut.",
+           "match_won": "Matchen är slut, plats {} vinner.",
+           "match_shared": "Matchen är slut, delad seger.",
+           "withdrawn": "Straffet återkallas, {}.", "corrected": "Rättat."},
+}
+
+
+def number(n: int, lang: str) -> str:
+    words = _NUMBERS[lang]
+    return words[n] if 0 <= n < len(words) else str(n)
+
+
+def phrase(ruling: dict[str, Any], lang: str = "en") -> str | None:
+    """What to say for a ruling (a DESIGN.md dict), or None when it is not said aloud."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"language {lang!r} is not one of {', '.join(LANGUAGES)}")
+    words = _WORDS[lang]
+    seat = ruling.get("seat")
+    who = words["unseen"] if seat is None else words["seat"].format(seat)
+    if ruling.get("kind") == "ruling":
+        table = _PENALTY_WORDS[lang]
+        name = table.get(ruling.get("rule"), table[None])
+        cards = int(ruling.get("penalty") or 0)
+        cost = words["card"] if cards == 1 else words["cards"].format(number(cards, lang))
+        return f"{name}, {who}, {cost}."
+    rule = ruling.get("rule")
+    if rule == "instick":
+        return words["instick"]
+    if rule == "color" and ruling.get("color") in _COLOURS[lang]:
+        return _COLOURS[lang][ruling["color"]] + "."
+    if rule == "draw_due" and seat is not None:
+        return words["takes"].format(seat, number(int(ruling.get("count") or 0), lang))
+    if rule == "round_over":
+        return words["round_over"] if seat is None else words["went_out"].format(seat)
+    if rule == "match_over":
+        return words["match_shared"] if seat is None else words["match_won"].format(seat)
+    if rule == "withdrawn":
+        return words["withdrawn"].format(who)
+    if rule == "corrected" and ruling.get("card"):
+        return words["corrected"]
+    return None  # turn, score, and anything new: shown, not said

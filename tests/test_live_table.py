@@ -1,0 +1,216 @@
+"""The live path with a simulated camera and microphone: a rendered game video with knocks on
+its sound track, fed at real speed through the same sources a webcam and a microphone use.
+
+The clip (10 s, 320x180) is rendered once per test session. In it seat 0 deals the red 5,
+seat 1 plays the red 7, seat 3 inserts the other red 7 and knocks, seat 0 plays the red 0
+without knocking (a missed knock), and seat 1 inserts the green 0 and knocks.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from bruno.live.announcer import Announcer
+from bruno.live.clock import SessionClock
+from bruno.live.runtime import LiveRuntime
+from bruno.live.session import LiveSession
+from bruno.live.sources import paced_sound, paced_video
+from referee.eventlog import GameSetup
+from referee.events import parse_event
+from referee.session import replay
+from vision.card_readers import TruthReader
+from vision.footage import render_footage
+from vision.scenario import Scenario
+
+SCENARIO = {"players": 4, "dealer": 0, "seed": 3, "duration_s": 10.0,
+            "plays": [{"t": 1.0, "seat": 0, "card": "r_5", "linger_s": 0.1},
+                      {"t": 2.6, "seat": 1, "card": "r_7", "linger_s": 0.1},
+                      {"t": 3.4, "seat": 3, "card": "r_7", "linger_s": 0.1},
+                      {"t": 5.2, "seat": 0, "card": "r_0", "linger_s": 0.1},
+                      {"t": 7.0, "seat": 1, "card": "g_0", "linger_s": 0.1}],
+            "knocks": [{"t": 3.6}, {"t": 7.3}], "draws": [], "lighting": []}
+
+
+@pytest.fixture(scope="session")
+def clip(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("live-clip")
+    return render_footage(Scenario.model_validate(SCENARIO), folder / "game.mp4", (180, 320))
+
+
+def truth_rulings(clip) -> list[dict]:
+    """What the referee rules on the footage's ground truth, offline."""
+    setup = GameSetup(players=4, dealer=0)
+    events = [parse_event(e, 4) for e in clip.events[1:]]
+    return [r.to_dict() for r in replay(setup.new_game(), events)]
+
+
+def summary(rulings: list[dict]) -> list[tuple]:
+    return [(r["kind"], r["rule"], r["seat"], r.get("card")) for r in rulings]
+
+
+def read_lines(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_a_recorded_game_fed_at_real_speed_is_ruled_spoken_and_journaled(clip, tmp_path):
+    clock = SessionClock()
+    stop = threading.Event()
+    journal = tmp_path / "live.jsonl"
+    session = LiveSession(GameSetup(players=4, dealer=0), journal, clock=clock)
+    said: list[tuple[float, list[str]]] = []
+    announcer = Announcer("en", clock, runner=lambda argv: said.append((clock.now(), argv)))
+    runtime = LiveRuntime(session, announcer, read_card=TruthReader(clip.events[1:]), stop=stop,
+                          frames=paced_video(clip.video, clock, stop),
+                          blocks=paced_sound(clip.video, clock, stop))
+    started = time.monotonic()
+    runtime.start()
+    try:
+        assert runtime.wait()
+    finally:
+        runtime.stop()
+    took = time.monotonic() - started
+    assert 10.0 <= took < 14.0  # real speed: the clip's 10 s, then the last knock window
+
+    expected = truth_rulings(clip)
+    assert summary(session.rulings) == summary(expected)
+    for live, offline in zip(session.rulings, expected, strict=True):
+        assert live["t"] == pytest.approx(offline["t"], abs=0.07)
+    assert [argv for _, argv in said] == [
+        ["espeak-ng", "-v", "en", "Instick."],
+        ["espeak-ng", "-v", "en", "Missed knock, seat 0, two cards."],
+        ["espeak-ng", "-v", "en", "Instick."],
+    ]
+    missed = next(r for r in session.rulings if r["rule"] == "missed_knock")
+    spoken_at = said[1][0]
+    assert missed["t"] < spoken_at < missed["t"] + 0.5  # said as soon as its window closed
+
+    lines = read_lines(journal)
+    assert lines[0]["kind"] == "game"
+    assert [line for line in lines if line["kind"] in ("ruling", "info")] == session.rulings
+    cards = [(e["card"], e["seat"]) for e in lines if e["kind"] == "card"]
+    assert cards == [(p["card"], p["seat"]) for p in SCENARIO["plays"]]
+    assert len([e for e in lines if e["kind"] == "knock"]) == 2
+    assert session.snapshot()["sources"] == {"camera": "ended", "mic": "ended"}
+
+
+def bruno_live(*args, cwd) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen([sys.executable, "-m", "bruno", "live", *map(str, args)], cwd=cwd,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+
+
+def wait_for_line(path, wanted, timeout_s: float) -> None:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if path.exists() and any(wanted(line) for line in read_lines_tolerant(path)):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{path} never got the line expected")
+
+
+def read_lines_tolerant(path) -> list[dict]:
+    lines = []
+    for text in path.read_text().splitlines():
+        with contextlib.suppress(json.JSONDecodeError):  # the line being written
+            lines.append(json.loads(text))
+    return lines
+
+
+def test_resume_after_sigkill_mid_game_gives_the_same_state_and_loses_nothing(clip, tmp_path):
+    journal = tmp_path / "game.jsonl"
+    sources = ["--camera", clip.video, "--mic", clip.video, "--cards-from", clip.truth,
+               "--mute", "--port", "0"]
+    first = bruno_live(*sources, "--journal", journal, cwd=tmp_path)
+    try:
+        # Kill it once the red 0 is journaled: its knock window (to 6.7 s) is still open.
+        wait_for_line(journal, lambda e: e.get("card") == "r_0" and e["kind"] == "card", 20)
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.communicate(timeout=10)
+    assert first.returncode == -signal.SIGKILL
+    before = journal.read_bytes()
+    killed = read_lines_tolerant(journal)
+    assert not any(r.get("rule") == "missed_knock" for r in killed)
+    last_turn = [r["seat"] for r in killed if r.get("rule") == "turn"][-1]
+
+    second = bruno_live("--resume", journal, *sources, cwd=tmp_path)
+    out, err = second.communicate(timeout=30)
+    assert second.returncode == 0, err
+    events = [e for e in killed if e["kind"] not in ("game", "clock", "ruling", "info")]
+    assert f"replayed {len(events)} events" in out and "differ" not in out
+    # The state the replay reached is the one the killed run had announced.
+    assert f"State: top card r_0, colour r, seat {last_turn} to play" in out
+    assert f"resume with: bruno live --resume {journal}" in out
+
+    after = journal.read_bytes()
+    whole = before[:before.rfind(b"\n") + 1]  # a torn last line is dropped, nothing else
+    assert after.startswith(whole)
+    rulings = [line for line in read_lines(journal) if line["kind"] in ("ruling", "info")]
+    assert summary(rulings) == summary(truth_rulings(clip))
+
+
+def bruno_live_in_process(args, monkeypatch, capfd, cwd) -> tuple[int, str, str]:
+    from bruno.cli import main
+
+    monkeypatch.chdir(cwd)
+    monkeypatch.setattr(sys, "argv", ["bruno", "live", *map(str, args)])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    out, err = capfd.readouterr()  # the file descriptors: C libraries' warnings count too
+    return exited.value.code, out, err
+
+
+def one_line_error(code: int, err: str) -> str:
+    lines = err.strip().splitlines()
+    assert code == 2 and len(lines) == 1, err
+    assert lines[0].startswith("bruno: error: ")
+    return lines[0]
+
+
+def test_a_missing_camera_or_microphone_is_one_line_saying_what_to_do(clip, tmp_path,
+                                                                       monkeypatch, capfd):
+    code, _, err = bruno_live_in_process(["--camera", "7", "--no-mic", "--port", "0"],
+                                         monkeypatch, capfd, tmp_path)
+    camera = one_line_error(code, err)
+    assert "camera 7 cannot be opened" in camera and "--camera FILE" in camera
+    code, _, err = bruno_live_in_process(
+        ["--camera", clip.video, "--mic", "no such microphone", "--port", "0"],
+        monkeypatch, capfd, tmp_path)
+    assert "--no-mic" in one_line_error(code, err)
+    code, _, err = bruno_live_in_process(
+        ["--camera", tmp_path / "nothing.mp4", "--no-mic", "--port", "0"],
+        monkeypatch, capfd, tmp_path)
+    assert "no such file" in one_line_error(code, err)
+    assert not list(tmp_path.glob("*.jsonl"))  # nothing was started
+
+
+def test_no_mic_says_which_rules_are_off_and_ctrl_c_ends_cleanly(clip, tmp_path):
+    journal = tmp_path / "game.jsonl"
+    run = bruno_live("--camera", clip.video, "--no-mic", "--cards-from", clip.truth, "--mute",
+                     "--port", "0", "--journal", journal, cwd=tmp_path)
+    try:
+        # The green 0 comes after the red 0's knock window closed (6.7 s): with knocks heard,
+        # a missed knock would be journaled by now.
+        wait_for_line(journal, lambda e: e.get("card") == "g_0", 20)
+    finally:
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=20)
+    assert run.returncode == 0, err
+    assert "knocks are not heard, so these rules are off" in err
+    assert "B7" in err and "B8" in err
+    assert "bruno calibrate camera" in err  # no profile: the guided message
+    assert f"Journal closed: {journal}; resume with: bruno live --resume {journal}" in out
+    lines = read_lines(journal)  # closed cleanly: every line whole
+    assert lines[0]["check_knocks"] is False
+    assert not [line for line in lines if line["kind"] == "ruling"]
+    assert [line["card"] for line in lines if line["kind"] == "card"] == [
+        p["card"] for p in SCENARIO["plays"]]
