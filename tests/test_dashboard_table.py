@@ -129,9 +129,10 @@ class RefereeTable:
             return said
 
 
-def default_layout(players: int) -> dict[str, Any]:
-    """The pile in the middle, draw piles up-left and up-right, seats round the pile."""
-    h, w = FRAME_SIZE
+def default_layout(players: int, size: tuple[int, int] = FRAME_SIZE) -> dict[str, Any]:
+    """The pile in the middle, draw piles up-left and up-right, seats round the pile (where
+    `vision.layout.TableLayout` puts them, as the live session's default profile does)."""
+    h, w = size
     cx, cy = w * 0.5, h * 0.56
     seats = []
     for seat in range(players):
@@ -142,12 +143,29 @@ def default_layout(players: int) -> dict[str, Any]:
 
 
 def draw_frame(top: str | None, layout: dict[str, Any], annotated: bool) -> bytes:
-    """A table seen from above: the top card on the pile, two face-down draw piles; annotated,
-    the pile region, the seats and the recognised card drawn on it (as the live session does)."""
+    """The camera view as JPEG: `draw_table`; annotated, the pile region, the seats and the
+    recognised card drawn on it (as the live session does)."""
+    image = draw_table(top, layout)
+    if annotated:
+        px, py, pr = layout["pile"]
+        cv2.circle(image, (int(px), int(py)), int(pr), (0, 215, 255), 2, cv2.LINE_AA)
+        for seat, (x, y) in enumerate(layout["seats"]):
+            cv2.putText(image, f"seat {seat}", (int(x) - 26, int(y) + 5),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA)
+        cv2.putText(image, top or "no card", (10, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7,
+                    (255, 255, 255), 2, cv2.LINE_AA)
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    assert ok
+    return jpeg.tobytes()
+
+
+def draw_table(top: str | None, layout: dict[str, Any]) -> np.ndarray:
+    """A table seen from above (BGR, the layout's size): the top card on the pile, two
+    face-down draw piles."""
     from vision.footage import card_back, card_quad, paste_card
     from vision.render import render_face
 
-    h, w = FRAME_SIZE
+    h, w = layout["height"], layout["width"]
     rng = np.random.default_rng(7)
     image = np.empty((h, w, 3), np.uint8)
     image[:] = (52, 96, 40)  # green cloth
@@ -155,20 +173,10 @@ def draw_frame(top: str | None, layout: dict[str, Any], annotated: bool) -> byte
     card_h = 0.18 * h
     for x, y, _ in layout["draw_piles"]:
         paste_card(image, card_back(rng), card_quad((x, y), card_h, 8))
-    px, py, pr = layout["pile"]
+    px, py, _ = layout["pile"]
     if top is not None:
         paste_card(image, render_face(top, seed=3), card_quad((px, py), card_h, -12))
-    if annotated:
-        cv2.circle(image, (int(px), int(py)), int(pr), (0, 215, 255), 2, cv2.LINE_AA)
-        for seat, (x, y) in enumerate(layout["seats"]):
-            cv2.putText(image, f"seat {seat}", (int(x) - 26, int(y) + 5),
-                        cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 1, cv2.LINE_AA)
-        label = top or "no card"
-        cv2.putText(image, label, (10, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255, 255, 255), 2,
-                    cv2.LINE_AA)
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 85])
-    assert ok
-    return jpeg.tobytes()
+    return image
 
 
 def check_speaks_the_protocol(backend: Any) -> None:
