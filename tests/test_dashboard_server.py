@@ -209,6 +209,18 @@ def test_a_failing_backend_gives_500_with_one_line_and_the_server_keeps_serving(
     assert call(base, "/api/state").status == 200
 
 
+def test_a_backend_answer_that_is_not_json_is_the_backends_fault(base, table):
+    table.snapshot = lambda: {"clock": float("nan")}
+    reply = call(base, "/api/state")
+    assert reply.status == 500 and "not JSON" in reply.json()["error"]
+
+
+def test_an_oversized_body_is_refused_unread(base, table):
+    reply = call(base, "/api/submit", raw=b"{" + b" " * 70_000 + b"}", method="POST")
+    assert reply.status == 400 and "at most" in reply.json()["error"]
+    assert table.journal == []
+
+
 def test_a_request_naming_another_host_is_refused_on_loopback(base):
     # DNS rebinding: a page on evil.example resolves its own name to 127.0.0.1.
     reply = call(base, "/api/state", headers={"Host": "evil.example"})

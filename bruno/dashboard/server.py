@@ -99,7 +99,11 @@ def start_dashboard(backend: DashboardBackend, host: str = "127.0.0.1", port: in
     """Serve the dashboard for `backend` on `host`:`port` (0: any free port) from a background
     thread. Anywhere but a loopback address needs a `token` (UserError without one)."""
     check_bind(host, token)
-    page = resources.files(__package__).joinpath(PAGE_FILE).read_bytes()
+    try:
+        page = resources.files(__package__).joinpath(PAGE_FILE).read_bytes()
+    except OSError:
+        raise UserError(f"the dashboard's page ({__package__}/{PAGE_FILE}) is missing from "
+                        "this installation; reinstall bruno-referee") from None
     server_class = _Server6 if ":" in host else _Server
     try:
         server = server_class((host.strip("[]"), port), _Handler)
@@ -261,7 +265,10 @@ class _Handler(BaseHTTPRequestHandler):
         return decode_json(raw)
 
     def _send_json(self, value: Any, status: HTTPStatus = HTTPStatus.OK) -> None:
-        body = json.dumps(value, allow_nan=False).encode("utf-8")
+        try:
+            body = json.dumps(value, allow_nan=False).encode("utf-8")
+        except (TypeError, ValueError) as error:  # the backend's fault, not the request's
+            raise RuntimeError(f"its answer is not JSON ({error})") from None
         self._send(status, body, "application/json")
 
     def _send_error(self, status: HTTPStatus, message: str) -> None:
