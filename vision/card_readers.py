@@ -8,36 +8,89 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable
 
+import cv2
 import numpy as np
 
-from vision.pile_watcher import CardReading
+from vision.pile_watcher import READ_PAD_CARDS, CardReading
 
 
 class CardModelMissing(Exception):
     """The card model is not installed; the message says how to get it."""
 
 
+CARD_AREA_IN_CROP = (0.3, 1.4)
+"""A located quad is the new card when its area is this many times the patch's: smaller when
+the patch took in part of a card beside it. A quad along the crop's border is the crop itself,
+not a card (the classifier can be sure of nonsense there), so it is never taken."""
+
+BORDER_PX = 2.0
+
+
 def recogniser_reader(min_confidence: float = 0.3):
-    """The card recogniser (`vision.recognise`) on the crop: its most confident sighting
-    nearest the crop's centre. Raises CardModelMissing now, not at the first card."""
-    from vision.classify import MODEL_PATH, default_classifier
+    """Reads the pile watcher's crop two ways and keeps the surer: the patch itself (the crop
+    minus its margin) rectified and classified, and the card outlines the recogniser
+    (`vision.recognise`) finds inside the crop, over its centre. The first is right when the
+    patch is the whole card; the second when it is not (a corner still covered, a card beside
+    it taken in). Raises CardModelMissing now, not at the first card."""
+    from vision.classify import MODEL_PATH, NOT_CARD, default_classifier
     from vision.recognise import recognise
+    from vision.rectify import order_quad, rectify
 
     if not MODEL_PATH.is_file():
         raise CardModelMissing(f"the card model is not installed ({MODEL_PATH}); run "
                                "`make train-cards`, or review with a ground-truth log")
     classifier = default_classifier()
+    labels = classifier.labels
+
+    def read_patch(crop: np.ndarray) -> CardReading | None:
+        quad = order_quad(_patch_quad(*crop.shape[:2]))
+        card = rectify(crop, quad)
+        # A card reads the same both ways up: average the two looks, as `recognise` does.
+        probs = (classifier.probabilities([card]) + classifier.probabilities([card[::-1, ::-1]]))
+        order = np.argsort(probs[0])[::-1]
+        tokens = [labels[i] for i in order if labels[i] != NOT_CARD]
+        if labels[order[0]] == NOT_CARD:
+            return None
+        return CardReading(tokens[0], float(probs[0][order[0]] / 2), tokens[1])
 
     def read(crop: np.ndarray, t_s: float) -> CardReading | None:
-        sightings = recognise(crop, classifier, min_confidence=min_confidence)
-        if not sightings:
-            return None
         h, w = crop.shape[:2]
-        best = min(sightings, key=lambda s: (s.center[0] - w / 2) ** 2 + (s.center[1] - h / 2) ** 2
-                   - (s.confidence * max(h, w)) ** 2)
-        return CardReading(best.card, best.confidence, best.runner_up)
+        patch = read_patch(crop)
+        sightings = recognise(crop, classifier, min_confidence=min_confidence,
+                              accept_quad=lambda quad: _is_the_card(quad, w, h))
+        centre = (w / 2, h / 2)
+        sightings = [s for s in sightings if _covers(s.quad, centre)]
+        best = max(sightings, key=lambda s: s.confidence, default=None)
+        found = CardReading(best.card, best.confidence, best.runner_up) if best else None
+        candidates = [r for r in (patch, found) if r is not None and r.confidence >= min_confidence]
+        return max(candidates, key=lambda r: r.confidence, default=None)
 
     return read
+
+
+def _patch_quad(h: int, w: int) -> np.ndarray:
+    """The patch's rectangle inside the crop: the crop less READ_PAD_CARDS on every side."""
+    pad_x, pad_y = w * READ_PAD_CARDS / (1 + 2 * READ_PAD_CARDS), \
+        h * READ_PAD_CARDS / (1 + 2 * READ_PAD_CARDS)
+    return np.float32([[pad_x, pad_y], [w - pad_x, pad_y], [w - pad_x, h - pad_y],
+                       [pad_x, h - pad_y]])
+
+
+def _covers(quad, point: tuple[float, float]) -> bool:
+    return cv2.pointPolygonTest(np.asarray(quad, np.float32).reshape(-1, 1, 2), point, False) >= 0
+
+
+def _is_the_card(quad, w: int, h: int) -> bool:
+    points = np.asarray(quad, np.float32)
+    inside = bool((points[:, 0] >= -BORDER_PX).all() and (points[:, 0] <= w - 1 + BORDER_PX).all()
+                  and (points[:, 1] >= -BORDER_PX).all()
+                  and (points[:, 1] <= h - 1 + BORDER_PX).all())
+    hugs_border = (points[:, 0].min() <= BORDER_PX and points[:, 0].max() >= w - 1 - BORDER_PX
+                   and points[:, 1].min() <= BORDER_PX and points[:, 1].max() >= h - 1 - BORDER_PX)
+    expected = abs(float(cv2.contourArea(_patch_quad(h, w))))
+    area = abs(float(cv2.contourArea(points)))
+    return inside and not hugs_border and \
+        CARD_AREA_IN_CROP[0] * expected <= area <= CARD_AREA_IN_CROP[1] * expected
 
 
 class TruthReader:

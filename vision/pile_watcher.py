@@ -17,9 +17,13 @@ or a passing shadow (soft, below `CHANGE_L1`, and never card-shaped).
 
 The event's `t` is the first frame from which the new card's pixels have not changed (looked
 up in a short history), not the frame it was confirmed in. The card is read by `read_card`
-(default: the recogniser) on a full-resolution crop around it in the last few still frames,
-and the readings are voted on. A card whose pixels show the card under it again is a take-back
-(`card_removed`); a small shift of the last card by the same hand soon after is an adjustment.
+(default: the recogniser) on a full-resolution crop around it, and the readings voted on. A card
+is often confirmed while the hand that laid it still covers a corner, so the reading waits
+(up to `READ_WAIT_S`) for frames in which no hand is over the pile and the whole card shows;
+the event is emitted then, still stamped with the moment the card came to rest. When no such
+frame comes in time (a hand lingers, the next card lands), the frames at confirmation are read.
+A card whose pixels show the card under it again is a take-back (`card_removed`); a small
+shift of the last card by the same hand soon after is an adjustment.
 """
 
 from __future__ import annotations
@@ -153,18 +157,35 @@ SEAT_TIP_RADIUS_CARDS = 1.0
 READ_FRAMES = 3
 """A new card is read in this many of the latest still frames, and the readings voted on."""
 
+READ_WAIT_S = 1.2
+"""How long a new card's reading may wait for a frame with no hand over the pile. The event
+comes this much later at most; its `t` is still when the card came to rest."""
+
 READ_PAD_CARDS = 0.15
-"""The crop given to the reader is the patch turned square, with this fraction of its size
-added on each side (the locator needs some table around a card)."""
+"""The crop given to the reader is the card's patch turned square to the image, with this
+fraction of its size added on each side: the reader may read the patch itself as the card, or
+find the card's outline in the crop (the locator needs some table around a card)."""
 
 
 @dataclass
 class _Played:
-    card: str
+    card: str | None  # None while its reading waits for the hand to leave
     seat: int | None
     t_s: float
     hull: np.ndarray  # bool mask over the region
     before: np.ndarray  # reference before it came
+
+
+@dataclass
+class _WaitingRead:
+    """A card confirmed but not yet read: the frames it was confirmed in (the fallback) and
+    the readings of clean frames (no hand over the pile) seen since."""
+
+    played: _Played
+    confirmed_t: float
+    frames: list[Frame]
+    readings: list[CardReading] = field(default_factory=list)
+    clean_frames: int = 0
 
 
 @dataclass
@@ -192,6 +213,8 @@ class PileWatcher:
         self.stale_since = np.full(self.shape, np.inf)
         self.base_level: np.ndarray | None = None
         self.hand_left = True  # no hand over the pile since the last card was confirmed
+        self.waiting: _WaitingRead | None = None
+        self.moving: np.ndarray | None = None
         edge = np.ones(self.shape, bool)
         edge[EDGE_TOUCH_PX:-EDGE_TOUCH_PX or None, EDGE_TOUCH_PX:-EDGE_TOUCH_PX or None] = False
         self.edge = edge
@@ -200,6 +223,16 @@ class PileWatcher:
 
     def update(self, frame: Frame, arms: list[Arm]) -> list[dict]:
         """Look at one frame; return the events it confirms (usually none)."""
+        events = self._watch(frame, arms)
+        if self.waiting is not None:
+            events = self._read_waiting(frame, arms) + events
+        return events
+
+    def finish(self) -> list[dict]:
+        """The end of the footage: a card still waiting for a clean frame is read now."""
+        return self._settle_waiting()
+
+    def _watch(self, frame: Frame, arms: list[Arm]) -> list[dict]:
         t = frame.t_s
         crop, clipped = self._crop(frame.small)
         self._remember(t, crop, frame, arms)
@@ -208,6 +241,7 @@ class PileWatcher:
             self.previous = crop
             return []
         moving = _l1(crop, self.previous) > MOTION_L1
+        self.moving = moving
         self.previous = crop
         self.still_frames = np.where(moving, 0, self.still_frames + 1)
         changed = (_l1(crop, self.reference) > CHANGE_L1) & ~clipped
@@ -288,11 +322,14 @@ class PileWatcher:
                 _matches(crop, self.played[-1].before, hull, REMOVAL_MAYBE_MATCH):
             return []  # the card under the top one shows: a take-back, once the hand is gone
         if self.played and _matches(crop, self.played[-1].before, hull, REMOVAL_MATCH):
+            settled = self._settle_waiting()  # a card taken back before it was read
             gone = self.played.pop()
             # All of where it lay shows what was under it again, not only what shows yet.
             under = cv2.dilate((hull | gone.hull).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
             self.reference = np.where(under[..., None], gone.before, self.reference)
-            return [{"t": round(t, 4), "kind": "card_removed", "card": gone.card}]
+            if gone.card is None:
+                return settled  # never read: it was not announced, so nothing to take back
+            return [*settled, {"t": round(t, 4), "kind": "card_removed", "card": gone.card}]
         rest_t = self._rest_time(crop, hull, t)
         seat = self._seat(hull, rest_t)
         last = self.played[-1] if self.played else None
@@ -300,17 +337,61 @@ class PileWatcher:
             self._adopt(crop, hull | last.hull)
             last.hull = hull
             return []
-        reading = self._read(hull)
-        if reading is None:
-            self.unread.append(rest_t)
-            self._adopt(crop, hull)
-            return []
+        settled = self._settle_waiting()  # the card before this one is read now, or never
         self.hand_left = False
-        self.played.append(_Played(reading.card, seat, rest_t, hull, self.reference.copy()))
+        played = _Played(None, seat, rest_t, hull, self.reference.copy())
+        self.played.append(played)
         del self.played[:-8]
         self._adopt(crop, hull)
-        event: dict = {"t": round(rest_t, 4), "kind": "card", "card": reading.card, "seat": seat,
-                       "confidence": round(reading.confidence, 3)}
+        self.waiting = _WaitingRead(played, t, list(self.recent_frames))
+        return settled
+
+    # -- reading a card --------------------------------------------------------------------
+
+    def _read_waiting(self, frame: Frame, arms: list[Arm]) -> list[dict]:
+        """Read the waiting card in this frame if no hand is over the pile and the card lies
+        still; emit it once READ_FRAMES such readings are in, or when waiting is over."""
+        waiting = self.waiting
+        assert waiting is not None
+        if frame.t_s - waiting.confirmed_t > READ_WAIT_S:
+            return self._settle_waiting()
+        if frame.t_s <= waiting.confirmed_t or self._arm_over(arms):
+            return []
+        hull = self._whole_card(waiting.played)
+        if self.moving is None or self.moving[hull].mean() > MAX_MOVING_IN_CARD:
+            return []
+        reading = self._read(hull, [frame])
+        waiting.clean_frames += 1
+        if reading is not None:
+            waiting.readings.append(reading)
+        if waiting.clean_frames >= READ_FRAMES:
+            return self._settle_waiting()
+        return []
+
+    def _whole_card(self, played: _Played) -> np.ndarray:
+        """The card's patch now that nothing covers it: what differs from the pile before it
+        came, near where it was confirmed; the confirmed patch when that is not card-shaped."""
+        near = cv2.dilate(played.hull.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+        differs = (_l1(self.reference, played.before) > CHANGE_L1) & near
+        whole = self._card_patch(differs)
+        return whole if whole is not None and (whole & played.hull).any() else played.hull
+
+    def _settle_waiting(self) -> list[dict]:
+        """Emit the waiting card with the readings of clean frames, else of the frames it was
+        confirmed in."""
+        waiting, self.waiting = self.waiting, None
+        if waiting is None:
+            return []
+        played = waiting.played
+        reading = vote_readings(waiting.readings) or self._read(played.hull, waiting.frames)
+        if reading is None:
+            self.unread.append(played.t_s)
+            if played in self.played:
+                self.played.remove(played)
+            return []
+        played.card = reading.card
+        event: dict = {"t": round(played.t_s, 4), "kind": "card", "card": reading.card,
+                       "seat": played.seat, "confidence": round(reading.confidence, 3)}
         if reading.runner_up:
             event["alternatives"] = [reading.runner_up]
         return [event]
@@ -395,24 +476,29 @@ class PileWatcher:
                 votes.append(min(near, key=lambda n: n[0])[1])
         return vote(votes)
 
-    def _read(self, hull: np.ndarray) -> CardReading | None:
+    def _read(self, hull: np.ndarray, frames: list[Frame]) -> CardReading | None:
         ys, xs = np.nonzero(hull)
         points = np.column_stack([xs + self.region_px[0], ys + self.region_px[1]])
         (cx, cy), (rw, rh), angle = cv2.minAreaRect((points * self.full_scale).astype(np.float32))
         readings = []
-        for frame in self.recent_frames:
+        for frame in frames:
             view = _card_view(frame.full(), (cx, cy), (rw, rh), angle)
             reading = self.read_card(view, frame.t_s)
             if reading is not None:
                 readings.append(reading)
-        if not readings:
-            return None
-        card, _ = Counter(r.card for r in readings).most_common(1)[0]
-        chosen = [r for r in readings if r.card == card]
-        confidence = float(np.mean([r.confidence for r in chosen])) * len(chosen) / len(readings)
-        others = [r.card for r in readings if r.card != card]
-        runner_up = others[0] if others else chosen[0].runner_up
-        return CardReading(card, confidence, runner_up)
+        return vote_readings(readings)
+
+
+def vote_readings(readings: list[CardReading]) -> CardReading | None:
+    """The card most readings agree on; its confidence discounted by the disagreement."""
+    if not readings:
+        return None
+    card, _ = Counter(r.card for r in readings).most_common(1)[0]
+    chosen = [r for r in readings if r.card == card]
+    confidence = float(np.mean([r.confidence for r in chosen])) * len(chosen) / len(readings)
+    others = [r.card for r in readings if r.card != card]
+    runner_up = others[0] if others else chosen[0].runner_up
+    return CardReading(card, confidence, runner_up)
 
 
 def _card_view(full: np.ndarray, centre: tuple[float, float], size: tuple[float, float],

@@ -11,6 +11,7 @@ reduced to the most confident one. Drawing lives in `vision.annotate`, apart fro
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -70,8 +71,13 @@ def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
 
 
 def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
-              min_confidence: float = MIN_CONFIDENCE) -> list[CardSighting]:
-    """Every card face found in `image` (BGR uint8, any size), most confident first."""
+              min_confidence: float = MIN_CONFIDENCE,
+              accept_quad: Callable[[np.ndarray], bool] | None = None) -> list[CardSighting]:
+    """Every card face found in `image` (BGR uint8, any size), most confident first.
+
+    `accept_quad`, when given, keeps only the located quads (4x2, image pixels) it accepts,
+    before they are read: a caller that knows where the card must be (the pile watcher does)
+    keeps a sure-looking wrong quad from hiding the right one."""
     if image is None or image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("recognise() needs a BGR colour image (H x W x 3 uint8)")
     clf = classifier or default_classifier()
@@ -79,6 +85,10 @@ def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
     if not cands:
         return []
     quads = [order_quad(c.quad) for c in cands]
+    if accept_quad is not None:
+        quads = [q for q in quads if accept_quad(q)]
+        if not quads:
+            return []
     crops = [rectify(image, q) for q in quads]
     probs = clf.probabilities(crops)
     labels = clf.labels

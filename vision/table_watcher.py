@@ -64,4 +64,6 @@ class TableWatcher:
         return events
 
     def finish(self) -> list[dict]:
-        return self._watchers.draws.finish() if self._watchers else []
+        if self._watchers is None:
+            return []
+        return self._watchers.pile.finish() + self._watchers.draws.finish()
