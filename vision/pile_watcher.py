@@ -196,6 +196,7 @@ class PileWatcher:
     card_height_px: float
     read_card: CardReader
     full_scale: float = 4.0  # full-frame pixels per analysis pixel
+    read_wait_s: float = READ_WAIT_S  # live play may not wait as long as a review can
     state: PileState = PileState.IDLE
     unread: list[float] = field(default_factory=list)
 
@@ -353,7 +354,7 @@ class PileWatcher:
         still; emit it once READ_FRAMES such readings are in, or when waiting is over."""
         waiting = self.waiting
         assert waiting is not None
-        if frame.t_s - waiting.confirmed_t > READ_WAIT_S:
+        if frame.t_s - waiting.confirmed_t > self.read_wait_s:
             return self._settle_waiting()
         if frame.t_s <= waiting.confirmed_t or self._arm_over(arms):
             return []

@@ -18,7 +18,7 @@ from calibration.camera import CameraProfile
 from vision.arms import Arm, ArmTracker
 from vision.draw_watcher import DrawWatcher
 from vision.frames import Frame
-from vision.pile_watcher import CardReader, PileWatcher
+from vision.pile_watcher import READ_WAIT_S, CardReader, PileWatcher
 
 
 @dataclass
@@ -31,9 +31,11 @@ class _Watchers:
 class TableWatcher:
     """Frames in, `card` / `card_removed` / `draw` event dicts (DESIGN.md) out."""
 
-    def __init__(self, camera: CameraProfile, read_card: CardReader) -> None:
+    def __init__(self, camera: CameraProfile, read_card: CardReader,
+                 read_wait_s: float = READ_WAIT_S) -> None:
         self.camera = camera
         self.read_card = read_card
+        self.read_wait_s = read_wait_s
         self._watchers: _Watchers | None = None
         self.last_arms: list[Arm] = []
 
@@ -44,7 +46,7 @@ class TableWatcher:
         cx, cy = cam.pile.centre()
         arms = ArmTracker((cx * w, cy * h), cam.seat_angles_deg, card_h)
         pile = PileWatcher(cam.pile.pixels(h, w), card_h, self.read_card,
-                           full_scale=frame.full_size[1] / w)
+                           full_scale=frame.full_size[1] / w, read_wait_s=self.read_wait_s)
         draws = DrawWatcher([r.pixels(h, w) for r in cam.draw_piles], card_h,
                             pile_px=cam.pile.pixels(h, w))
         return _Watchers(arms, pile, draws)
