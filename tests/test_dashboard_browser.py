@@ -15,6 +15,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -119,6 +120,7 @@ def test_the_page_shows_the_camera_whose_turn_it_is_and_the_colour(page, table):
         "const img = document.getElementById('camera-view');"
         "return !img.hidden && img.complete && img.naturalWidth") == FRAME_SIZE[1])
     assert text(page, "source-camera") == "camera: ok"
+    assert text(page, "source-mic") == "mic: off" and text(page, "voice") == "voice: on"
     assert text(page, "no-scores") == "No round scored yet."
 
 
@@ -461,7 +463,8 @@ def take_screenshot(out: Path) -> None:
     size = (720, 1280)
     still = draw_table("wild", default_layout(4, size))
     live.show_frame(frame_from_image(still, 22.6))
-    live.sources = {"camera": "ok", "mic": "ok"}
+    live.sources = {"camera": "ok", "mic": "ok"}  # as at a real table
+    live.speech = SimpleNamespace(speaking=True)
     profile_dir = tempfile.mkdtemp(prefix="bruno-dashboard-chromium-")
     driver = open_browser(profile_dir)
     try:
