@@ -15,7 +15,7 @@ from dataclasses import replace
 
 from referee import messages
 from referee.cards import Card
-from referee.events import CardPlayed, Correction, Event, Undo
+from referee.events import CORRECTION_KINDS, CardPlayed, Correction, Event, Undo
 from referee.game import Game
 from referee.reorder import REORDER_WINDOW_S, ReorderBuffer
 from referee.rulings import RULE_WORDS, Ruling, info
@@ -72,26 +72,28 @@ class Session:
 
     def _observe(self, events: Iterable[Event]) -> list[Ruling]:
         rulings: list[Ruling] = []
-        observe = self.game.observe
+        remember = self.history.append
         for event in events:
-            if isinstance(event, Correction | Undo):
+            if event.kind in CORRECTION_KINDS:
                 # Deadlines that passed before the correction fire first, as for any event.
                 rulings += self._stand(self.game.advance_before(event.t))
                 rulings += self._correct(event) if isinstance(event, Correction) \
-                    else self._undo(event)
+                    else self._undo(event)  # type: ignore[arg-type]
             else:
-                self.history.append(event)
-                rulings += self._stand(observe(event))
+                remember(event)
+                said = self.game.observe(event)  # the game is replaced by a correction
+                if said:
+                    rulings += self._stand(said)
         return rulings
 
     def _stand(self, rulings: list[Ruling]) -> list[Ruling]:
         """Remember the penalties said; one the table overruled is not said again (a deadline
         re-armed by a correction fires at the same time, so it has the same key)."""
-        if not any(r.is_penalty for r in rulings):
+        if all(r.kind != "ruling" for r in rulings):
             return rulings
         kept = []
         for ruling in rulings:
-            if ruling.is_penalty:
+            if ruling.kind == "ruling":
                 key = penalty_key(ruling)
                 if key in self.overruled:
                     continue
