@@ -214,3 +214,45 @@ def test_no_mic_says_which_rules_are_off_and_ctrl_c_ends_cleanly(clip, tmp_path)
     assert not [line for line in lines if line["kind"] == "ruling"]
     assert [line["card"] for line in lines if line["kind"] == "card"] == [
         p["card"] for p in SCENARIO["plays"]]
+
+
+def test_the_camera_view_and_a_calibration_saved_from_the_dashboard(clip, tmp_path):
+    """The dashboard's still, its layout in pixels, and clicks that turn every seat one place:
+    saved into the profile and used by the watcher from then on."""
+    import cv2
+    import numpy as np
+
+    from bruno.live.capture import CameraCapture
+    from calibration.camera import load_camera_profile
+    from vision.frames import read_video
+
+    profile, journal = tmp_path / "room.toml", tmp_path / "game.jsonl"
+    session = LiveSession(GameSetup(players=4, dealer=0), journal, profile_path=profile)
+    assert session.frame_jpeg() is None
+
+    def frames():
+        for frame in read_video(clip.video):
+            yield frame
+            if frame.index == 5:  # before the first card: click the seats one place round
+                layout = session.camera_calibration()
+                assert (layout["width"], layout["height"]) == (320, 180)
+                turned = {**layout, "seats": layout["seats"][1:] + layout["seats"][:1]}
+                assert session.save_camera_calibration(turned) == profile
+
+    notes: list[str] = []
+    capture = CameraCapture(session, frames(), TruthReader(clip.events[1:]), notes.append)
+    capture.run()
+    assert not notes
+    saved = load_camera_profile(profile)
+    assert saved.seat_angles_deg == pytest.approx((180.0, 270.0, 0.0, 90.0), abs=1.0)
+    assert session.camera == saved
+    session.close()
+    seen = [(e["card"], e["seat"]) for e in read_lines(journal) if e["kind"] == "card"]
+    assert seen == [(p["card"], (p["seat"] - 1) % 4) for p in SCENARIO["plays"]]
+
+    plain = cv2.imdecode(np.frombuffer(session.frame_jpeg(annotated=False), np.uint8), 1)
+    drawn = cv2.imdecode(np.frombuffer(session.frame_jpeg(annotated=True), np.uint8), 1)
+    assert plain.shape == drawn.shape == (180, 320, 3)
+    assert np.abs(plain.astype(int) - drawn.astype(int)).mean() > 2  # pile box, top card badge
+    with pytest.raises(ValueError, match="one point per player"):
+        session.save_camera_calibration({**session.camera_calibration(), "seats": [[1, 1]]})

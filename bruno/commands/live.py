@@ -279,6 +279,8 @@ def _run(table: _Table, lang: str, mute: bool, host: str, port: int, token: str 
     if table.report is not None:
         console.print(f"[bold]Resumed[/]: {table.report.describe()}")
         index = len(session.rulings) - len(table.report.cut_off)
+        for ruling in table.report.cut_off:  # never said: the crash came first
+            announcer.announce(ruling)
     try:
         dashboard = _start_dashboard(session, host, port, token, note)
     except UserError:

@@ -40,6 +40,11 @@ class _Capture(threading.Thread):
     def _status(self, status: str) -> None:
         self.session.sources[self.source] = status
 
+    def _fail(self, reason: str) -> None:
+        self._status(f"error: {reason}")
+        self.note(f"{self.source}: {reason}; the game goes on without it (correct it on the "
+                  "dashboard)")
+
 
 class CameraCapture(_Capture):
     """Frames -> card, card_removed and draw events; the newest frame goes to the dashboard.
@@ -74,8 +79,10 @@ class CameraCapture(_Capture):
                 for event in watcher.finish():
                     self._feed(event)
         except FrameSourceError as error:
-            self._status(f"error: {error}")
-            self.note(f"camera: {error}")
+            self._fail(str(error))
+            return
+        except Exception as error:  # a bug must not end the game: manual events go on
+            self._fail(f"stopped ({type(error).__name__}: {error})")
             return
         self._status("ended")
 
@@ -100,7 +107,9 @@ class MicCapture(_Capture):
             for knock in self.detector.finish():
                 self._feed(knock.to_event())
         except AudioSourceError as error:
-            self._status(f"error: {error}")
-            self.note(f"microphone: {error}")
+            self._fail(str(error))
+            return
+        except Exception as error:  # a bug must not end the game: manual events go on
+            self._fail(f"stopped ({type(error).__name__}: {error})")
             return
         self._status("ended")

@@ -39,10 +39,12 @@ from vision.frames import Frame
 
 LIVE_REORDER_WINDOW_S = 0.2
 """How long events are held back for late ones (the referee's offline default is 0.5 s). The
-knock detector decides within 60 ms of a knock and a card is confirmed 4 still frames (133 ms
-at 30 fps) after it lands, so 0.2 s covers both while a missed knock is still ruled within a
-fraction of a second of its window closing. A later event (a draw, seen when the hand has left)
-is ruled when it arrives; the journal's clock lines make a replay do exactly the same."""
+knock detector decides within 60 ms of a knock's onset, so 0.2 s covers every knock, and a
+missed knock is ruled about 0.2 s after its window closes. The camera confirms a card once the
+hand has left the pile (0.3 to 1.2 s after it landed), later than any window short enough for
+that: a card is ruled when it arrives, and a knock heard just before it arrived counts for it
+(the referee keeps unclaimed knocks for the card that comes). The journal's clock lines make
+a replay release everything at the same moments, so it gives the same rulings."""
 
 TICK_S = 0.02
 """How often the ticker moves the clock: deadlines fire at most this late."""
