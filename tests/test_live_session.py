@@ -121,3 +121,14 @@ def test_a_journal_damaged_in_the_middle_is_refused_with_its_line(tmp_path):
         read_journal(path)
     with pytest.raises(JournalError, match="no such journal"):
         read_journal(tmp_path / "missing.jsonl")
+
+
+def test_camera_and_microphone_options_name_a_device_or_a_recording():
+    from bruno.live.sources import camera_spec, mic_spec
+
+    assert camera_spec(None).device == 0 and camera_spec("2").device == 2
+    assert camera_spec("/dev/video3").device == "/dev/video3"
+    assert camera_spec("game.mp4").path.name == "game.mp4"
+    assert mic_spec(None).device is None and not mic_spec(None).is_recording
+    assert mic_spec("USB Audio").device == "USB Audio"
+    assert mic_spec("typo.wav").is_recording  # a missing file is said to be missing

@@ -265,7 +265,7 @@ class LiveSession:
         if frame is None:
             return None
         with self._lock:
-            key = (id(frame), annotated, self.layout_version, len(self.rulings))
+            key = (frame.index, frame.t_s, annotated, self.layout_version, len(self.rulings))
             if self._jpeg_cache is not None and self._jpeg_cache[0] == key:
                 return self._jpeg_cache[1]
             state = self._session.game.state

@@ -47,11 +47,19 @@ def camera_spec(value: str | None) -> SourceSpec:
     return SourceSpec(path=Path(value))
 
 
+RECORDING_SUFFIXES = frozenset({".wav", ".flac", ".ogg", ".oga", ".mp3", ".aiff", ".aif", ".au",
+                                ".mp4", ".mkv", ".mov", ".webm", ".avi", ".m4a"})
+
+
 def mic_spec(value: str | None) -> SourceSpec:
-    """`--mic`: a sound or video file when one exists at that path, else a microphone name
-    (or number); none: the system's default microphone."""
-    if value is not None and Path(value).is_file():
-        return SourceSpec(path=Path(value))
+    """`--mic`: a sound or video file (one that exists, or a name that looks like a file, so a
+    mistyped path says "no such file"), else a microphone name or number; none: the system's
+    default microphone."""
+    if value is None:
+        return SourceSpec()
+    path = Path(value)
+    if path.is_file() or path.suffix.lower() in RECORDING_SUFFIXES or "/" in value:
+        return SourceSpec(path=path)
     return SourceSpec(device=value)
 
 
