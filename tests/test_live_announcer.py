@@ -108,7 +108,9 @@ def test_knocks_while_the_speaker_talks_and_just_after_are_dropped():
     speaker.started.get(timeout=2)
     speaker.now = 2.1  # said from 1.9 to 2.1; muted until 2.1 + the tail
     speaker.release.release()
-    while not announcer.spoken:
+    for _ in range(500):
+        if announcer.spoken:
+            break
         threading.Event().wait(0.01)
     speaker.now = 3.9
     announcer.announce(penalty(seat=1))
