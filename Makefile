@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.audio_speed
 	$(BIN)/python -m bench.vision_speed
 	$(BIN)/python -m bench.table_vision_speed
+	$(BIN)/python -m bench.live_latency
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
