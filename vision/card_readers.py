@@ -26,7 +26,7 @@ not a card (the classifier can be sure of nonsense there), so it is never taken.
 BORDER_PX = 2.0
 
 
-def recogniser_reader(min_confidence: float = 0.3):
+def recogniser_reader(min_confidence: float = 0.1):
     """Reads the pile watcher's crop two ways and keeps the surer: the patch itself (the crop
     minus its margin) rectified and classified, and the card outlines the recogniser
     (`vision.recognise`) finds inside the crop, over its centre. The first is right when the

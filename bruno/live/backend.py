@@ -14,7 +14,8 @@ class DashboardBackend(Protocol):
          "turn": 2 | None, "color": "r"|"y"|"g"|"b"|None, "top": "y_1" | None,
          "top_seat": 1 | None, "paused": False (between STOP and GO), "in_round": True,
          "scores": {"0": 110, ...} (match totals, empty before the first round ends),
-         "muted": False, "sources": {"camera": "ok"|"off"|"error: ...", "mic": ...}}"""
+         "muted": False (True: rulings are printed, not spoken),
+         "sources": {"camera": "ok"|"off"|"error: ...", "mic": ...}}"""
 
     def rulings_since(self, index: int, timeout_s: float = 0.0) -> tuple[int, list[dict[str, Any]]]:
         """Rulings (DESIGN.md dicts, `kind` "ruling" or "info") from position `index` of the
