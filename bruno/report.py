@@ -90,6 +90,7 @@ def render_report(report: ReportInput) -> str:
     body = [
         _header(report, penalties),
         _timeline(report),
+        _from_notes(report),
         "<h2>Rulings</h2>",
         *(_ruling_card(report, i, r) for i, r in enumerate(penalties)),
         "" if penalties else "<p class=quiet>No penalties: a clean game.</p>",
@@ -147,14 +148,21 @@ def _timeline(report: ReportInput) -> str:
         elif event["kind"] == "knock":
             marks.append(f'<circle cx="{x(event["t"]):.1f}" cy="54" r="2.5" class=knock>'
                          f'<title>knock {_clock(event["t"])}</title></circle>')
+        if _is_note(event):
+            cx = x(event["t"])
+            title = html.escape(f"{_clock(event['t'])} from notes: {_note_words(event)}")
+            marks.append(f'<path d="M{cx:.1f},24 L{cx + 4:.1f},29 L{cx:.1f},34 '
+                         f'L{cx - 4:.1f},29 Z" class=noted><title>{title}</title></path>')
     penalties = [r for r in report.rulings if r["kind"] == "ruling"]
     for i, ruling in enumerate(penalties):
         cx = x(ruling["t"])
         marks.append(f'<a href="#ruling-{i}"><path d="M{cx - 6:.1f},6 L{cx + 6:.1f},6 '
                      f'L{cx:.1f},18 Z" class=penalty><title>{html.escape(ruling["message"])}'
                      f'</title></path></a>')
+    noted = ("<span class=lnote></span> written in the notes "
+             if any(_is_note(e) for e in report.events) else "")
     legend = ("<p class=legend><span class=lplay></span> card played "
-              "<span class=lknock></span> knock <span class=lpen></span> penalty "
+              f"<span class=lknock></span> knock {noted}<span class=lpen></span> penalty "
               "(click to jump to it)</p>")
     return (f'<h2>Timeline</h2><svg viewBox="0 0 {width} {height}" class=timeline '
             f'role="img" aria-label="timeline">{"".join(marks)}</svg>{legend}')
@@ -165,10 +173,11 @@ def _ruling_card(report: ReportInput, index: int, ruling: dict) -> str:
     frame_html = _frame_html(report, ruling)
     strip = _knock_strip(report, ruling) if ruling["rule"] == "missed_knock" else ""
     seat = "unseen seat" if ruling["seat"] is None else f"seat {ruling['seat']}"
+    badge = " <span class=badge>from notes</span>" if _rests_on_notes(report, ruling) else ""
     return (
         f'<section class=ruling id="ruling-{index}">'
         f'<h3>{_clock(ruling["t"])} — {html.escape(ruling["rule"].replace("_", " "))}, '
-        f'{seat}, {ruling.get("penalty", 0)} penalty cards</h3>'
+        f'{seat}, {ruling.get("penalty", 0)} penalty cards{badge}</h3>'
         f'<p class=message>{html.escape(ruling["message"])}</p>'
         f'<div class=evidence>{frame_html}{strip}</div>'
         f'<p class=rule><b>{html.escape(ruling.get("ref") or "")}</b> '
@@ -235,6 +244,19 @@ def _knock_strip(report: ReportInput, ruling: dict) -> str:
             f"<figcaption>{html.escape(caption)}</figcaption></figure>")
 
 
+def _from_notes(report: ReportInput) -> str:
+    """What a person wrote down and the review added: calls, colours, the hands at the end."""
+    noted = [e for e in report.events if _is_note(e)]
+    if not noted:
+        return ""
+    items = "".join(f"<li><b>{_clock(e['t'])}</b> {html.escape(_note_words(e))}</li>"
+                    for e in noted)
+    return ("<h3>From the notes</h3><p class=quiet>Written down by a person who watched the "
+            "footage (the camera cannot see them), and ruled on like the rest; rulings that "
+            "rest on them are marked <span class=badge>from notes</span>.</p>"
+            f"<ul class=notes>{items}</ul>")
+
+
 def _scores(report: ReportInput) -> str:
     scores = [r for r in report.rulings if r["kind"] == "info" and r["rule"] == "score"]
     if not scores:
@@ -268,6 +290,37 @@ def _calibration(report: ReportInput) -> str:
 
 
 # --- helpers -------------------------------------------------------------------------------
+
+def _is_note(event: dict) -> bool:
+    return event.get("source") == "notes"
+
+
+def _rests_on_notes(report: ReportInput, ruling: dict) -> bool:
+    """A ruling decided at the moment of a noted event (a call, a colour) rests on it."""
+    return any(_is_note(e) and abs(e["t"] - ruling["t"]) < 1e-6
+               and e.get("seat") in (None, ruling.get("seat")) for e in report.events)
+
+
+_COLOR_WORDS = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}
+
+
+def _note_words(event: dict) -> str:
+    who = "someone" if event.get("seat") is None else f"seat {event['seat']}"
+    kind = event["kind"]
+    if kind == "call":
+        word = event["word"]
+        return f'{who} said "{word.upper() if word in ("uno", "seg", "stop") else word}"'
+    if kind == "color":
+        return f"{who} named the colour {_COLOR_WORDS.get(event['color'], event['color'])}"
+    if kind == "round_end":
+        counts = ", ".join(f"seat {seat}: {len(cards)}" for seat, cards in event["hands"].items())
+        return f"the round ended; cards left in each hand: {counts}"
+    if kind == "card":
+        return f"{who} played {event['card']}"
+    if kind == "draw":
+        return f"{who} took {event.get('count', 1)} card(s)"
+    return kind.replace("_", " ")
+
 
 def _knock_window(game: dict) -> tuple[float, float]:
     return float(game.get("knock_before_s", 0.3)), float(game.get("knock_after_s", 1.5))
@@ -338,9 +391,13 @@ table.facts th{text-align:left;padding:2px 14px 2px 0;color:#56606b;font-weight:
 .quiet{color:#6b7580}
 svg.timeline{width:100%;height:auto;background:#fff;border:1px solid #ddd;border-radius:6px}
 .axis{stroke:#9aa3ad;stroke-width:1}.tick{font-size:10px;fill:#6b7580}
-.play{fill:#2f6fd6}.knock{fill:#2a9d55}.penalty{fill:#d63b2f}
+.play{fill:#2f6fd6}.knock{fill:#2a9d55}.penalty{fill:#d63b2f}.noted{fill:#8a4fc7}
 .legend span{display:inline-block;width:10px;height:10px;margin:0 4px 0 12px;vertical-align:middle}
 .lplay{background:#2f6fd6}.lknock{background:#2a9d55;border-radius:50%}.lpen{background:#d63b2f}
+.lnote{background:#8a4fc7;transform:rotate(45deg)}
+.badge{font-size:11px;font-weight:600;color:#fff;background:#8a4fc7;border-radius:8px;
+ padding:1px 7px;vertical-align:middle}
+ul.notes{margin:4px 0 0;padding-left:20px;columns:2;font-size:14px}
 section.ruling{background:#fff;border:1px solid #e2ddd3;border-left:5px solid #d63b2f;
  border-radius:6px;padding:12px 16px;margin:14px 0}
 .message{font-size:16px;margin:0 0 8px}

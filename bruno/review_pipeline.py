@@ -12,13 +12,13 @@ from pathlib import Path
 
 import numpy as np
 
+from bruno.review_notes import NotesError, ReviewNotes, checked_events, read_notes, table_setup
 from calibration.camera import CameraProfile, default_camera_profile, load_camera_profile
-from referee.eventlog import GameSetup
 from referee.events import parse_event
 from referee.session import replay
 from vision.frames import FrameSourceError, first_frame
 from vision.pile_watcher import CardReader
-from vision.review import review_video
+from vision.review import merge_events, review_video
 
 PROPOSAL_FRAME_AT_S = 3.0
 """With no profile, the camera set-up is proposed from the frame this far in: past the deal,
@@ -46,6 +46,8 @@ class ReviewOutcome:
     sound_checked: bool
     error: str | None = None
     notes: list[str] = field(default_factory=list)
+    game: dict = field(default_factory=dict)
+    """The game line reviewed (players, dealer, variant, settings)."""
 
 
 def has_sound_track(path: str | Path) -> bool:
@@ -83,12 +85,18 @@ def camera_setup(footage: Path, profile: Path | None, players: int | None) -> Ca
 
 
 def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardReader, *,
-                   profile: Path | None = None, players: int | None = None, dealer: int = 0,
-                   variant: str = "bruno", annotate: bool = True) -> ReviewOutcome:
-    """Review one file into `out_folder`; raise ReviewError when nothing can be read."""
+                   profile: Path | None = None, players: int | None = None,
+                   dealer: int | None = None, variant: str | None = None,
+                   notes: Path | None = None, annotate: bool = True) -> ReviewOutcome:
+    """Review one file into `out_folder`; raise ReviewError when nothing can be read.
+
+    `notes`: a notes file (`bruno.review_notes`) whose game line sets the table and whose
+    events join what was seen and heard; `players`, `dealer` and `variant` win over it."""
     from bruno.review_outputs import write_review_folder
 
     footage = Path(footage)
+    written = _read_notes(notes)
+    players = players or (written.setup.players if written else None)
     setup = camera_setup(footage, profile, players)
     players = players or setup.camera.players
     if players != setup.camera.players:
@@ -96,24 +104,42 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
                           "seats; calibrate the camera for this table")
     sound = has_sound_track(footage)
     try:
-        result = review_video(footage, setup.camera, read_card, players, dealer, listen=sound)
+        game = table_setup(written, variant=variant, players=players, dealer=dealer,
+                           settings=None if sound else {"check_knocks": False})
+        added = checked_events(written, players) if written else []
+    except NotesError as error:
+        raise ReviewError(str(error)) from None
+    try:
+        result = review_video(footage, setup.camera, read_card, players, game.dealer,
+                              listen=sound)
     except FrameSourceError as error:
         raise ReviewError(str(error)) from None
-    game = GameSetup(variant=variant, players=players, dealer=dealer,
-                     settings={} if sound else {"check_knocks": False})
-    game.validate()
-    parsed = [parse_event(e, players) for e in result.events]
+    events = merge_events(result.events, added)
+    parsed = [parse_event(e, players) for e in events]
     rulings = [r.to_dict() for r in replay(game.new_game(), parsed)]
-    notes = setup.notes + result.notes
+    notes_text = setup.notes + result.notes
+    if written:
+        notes_text.append(f"{len(added)} event(s) come from the notes file {written.path.name} "
+                          "(calls, colours, hands: what a camera cannot see); they are "
+                          "marked 'from notes'.")
     if result.error:
-        notes.append(f"The video breaks off: {result.error}. The review covers what came "
-                     "before the break.")
+        notes_text.append(f"The video breaks off: {result.error}. The review covers what "
+                          "came before the break.")
     pile = setup.camera.pile
     files = write_review_folder(
-        out_folder, footage, game.to_dict(), result.events, rulings,
+        out_folder, footage, game.to_dict(), events, rulings,
         pile_box=(pile.x, pile.y, pile.x + pile.w, pile.y + pile.h),
         seat_angles_deg=setup.camera.seat_angles_deg, sound_checked=sound,
-        calibration_picture=setup.picture, notes=notes, annotate=annotate,
+        calibration_picture=setup.picture, notes=notes_text, annotate=annotate,
     )
-    return ReviewOutcome(footage, Path(out_folder), files, result.events, rulings, sound,
-                         result.error, notes)
+    return ReviewOutcome(footage, Path(out_folder), files, events, rulings, sound,
+                         result.error, notes_text, game.to_dict())
+
+
+def _read_notes(path: Path | None) -> ReviewNotes | None:
+    if path is None:
+        return None
+    try:
+        return read_notes(path)
+    except NotesError as error:
+        raise ReviewError(str(error)) from None

@@ -17,12 +17,13 @@ from rich.console import Console
 from rich.table import Table
 
 from bruno.errors import UserError
+from bruno.review_notes import NotesError, checked_events, read_notes, table_setup
 from calibration.camera import default_camera_profile, load_camera_profile
 from calibration.profile import ProfileError
 from referee.eventlog import dumps
 from vision.card_readers import CardModelMissing, TruthReader, recogniser_reader
 from vision.frames import FrameSourceError
-from vision.review import review_video
+from vision.review import merge_events, review_video
 
 
 def review(
@@ -36,14 +37,23 @@ def review(
     players: Annotated[int | None, typer.Option(
         "--players", min=2, max=10, help="Players, when no profile says (default 4).",
         show_default=False)] = None,
-    dealer: Annotated[int, typer.Option("--dealer", min=0, help="The dealer's seat.")] = 0,
+    dealer: Annotated[int | None, typer.Option(
+        "--dealer", min=0, help="The dealer's seat (default: the notes', else 0).",
+        show_default=False)] = None,
     cards_from: Annotated[Path | None, typer.Option(
         "--cards-from", help="Read cards from this ground-truth event log instead of the card "
         "model (for synthetic footage).", show_default=False)] = None,
     out: Annotated[Path, typer.Option(
         "--out", help="Folder for the results: one subfolder per footage file.")
     ] = Path("review"),
-    variant: Annotated[str, typer.Option("--variant", help="The game played.")] = "bruno",
+    variant: Annotated[str | None, typer.Option(
+        "--variant", help="The game played (default: the notes', else bruno).",
+        show_default=False)] = None,
+    notes: Annotated[Path | None, typer.Option(
+        "--notes", help="What the camera cannot see, written down: an event log whose game "
+        "line sets the table (players, dealer, settings such as seg_after_s) and whose calls, "
+        "colours and final hands join the review. One footage file only.",
+        show_default=False)] = None,
     jobs: Annotated[int, typer.Option(
         "--jobs", min=1, help="Files reviewed at once, one process each.")] = 1,
 ) -> None:
@@ -52,29 +62,32 @@ def review(
         from bruno.review_run import review_files
 
         review_files(footage, out, _reader(cards_from), profile=profile, players=players,
-                     dealer=dealer, variant=variant, jobs=jobs, as_json=as_json)
+                     dealer=dealer, variant=variant, jobs=jobs, as_json=as_json, notes=notes)
         return
     if len(footage) != 1:
         raise UserError("--events-only takes one footage file at a time")
     footage = footage[0]
     try:
+        written = read_notes(notes) if notes else None
+        players = players or (written.setup.players if written else None)
         camera = load_camera_profile(profile) if profile else \
             default_camera_profile(players or 4)
         players = players or camera.players
         if players != camera.players:
             raise UserError(f"--players {players} but the profile has {camera.players} seats; "
                             "calibrate the camera for this table")
-        if not 0 <= dealer < players:
-            raise UserError(f"--dealer {dealer} is not a seat 0..{players - 1}")
+        game = table_setup(written, variant=variant, players=players, dealer=dealer)
+        added = checked_events(written, players) if written else []
         read = _reader(cards_from)
-        result = review_video(footage, camera, read, players, dealer)
-    except (ProfileError, CardModelMissing, FrameSourceError) as error:
+        result = review_video(footage, camera, read, players, game.dealer)
+    except (ProfileError, CardModelMissing, FrameSourceError, NotesError) as error:
         raise UserError(str(error)) from None
+    log = [game.to_dict(), *merge_events(result.events, added)]
     if as_json:
-        for event in result.log():
+        for event in log:
             typer.echo(dumps(event))
     else:
-        _print_table(footage, result.log())
+        _print_table(footage, log)
     for note in result.notes:
         print(f"bruno: warning: {note}", file=sys.stderr)
     if result.error:
@@ -97,10 +110,11 @@ def _print_table(footage: Path, log: list[dict]) -> None:
     game = log[0]
     console.print(f"[bold]{footage}[/]: {game['players']} players, dealer seat {game['dealer']}")
     table = Table(show_edge=False, pad_edge=False)
-    for column in ("t (s)", "kind", "seat", "card", "confidence"):
+    for column in ("t (s)", "kind", "seat", "card", "confidence", "from"):
         table.add_column(column)
     for event in log[1:]:
         seat = event.get("seat")
         table.add_row(f"{event['t']:.2f}", event["kind"], "" if seat is None else str(seat),
-                      event.get("card", ""), str(event.get("confidence", "")))
+                      event.get("card", ""), str(event.get("confidence", "")),
+                      event.get("source", ""))
     console.print(table)
