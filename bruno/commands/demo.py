@@ -1,10 +1,113 @@
-"""`bruno demo`: review the bundled demo footage. Being built (issue 6)."""
+"""`bruno demo [--out DIR] [--json]`: review the bundled demo footage (`examples/demo/`) with
+its notes, as `bruno review` would, and print the rulings and where the report is.
+
+The results go to `bruno-demo/` in the current folder; when that cannot be written (a
+read-only checkout), to a new temporary folder, and the command says which. An `--out` that
+cannot be written is an error, as for `bruno review`.
+"""
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from bruno.demo_footage import NOTES, ROOM, VIDEO
 from bruno.errors import UserError
+from referee.eventlog import dumps
+
+DEFAULT_OUT = Path("bruno-demo")
+
+HIDDEN_INFO = ("turn",)
+"""Info lines left out of the terminal table (there is one per turn); rulings.jsonl has them."""
 
 
-def demo() -> None:
+def demo(
+    out: Annotated[Path | None, typer.Option(
+        "--out", help="Folder for the review (default: bruno-demo/ here, else a temporary "
+        "folder).", show_default=False)] = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="Print the rulings as JSON lines, like `bruno review --json`.")] = False,
+) -> None:
     """Review the bundled demo footage and print its rulings and the report's path."""
-    raise UserError("bruno demo is not built yet")
+    from bruno.review_run import report_failures, run_reviews
+    from vision.card_readers import CardModelMissing, recogniser_reader
+
+    for needed in (VIDEO, NOTES, ROOM):
+        if not needed.is_file():
+            raise UserError(f"{needed}: the demo footage is missing; render it with "
+                            "`python -m bruno.demo_footage`")
+    folder = _out_folder(out, quiet=as_json)
+    try:
+        read_card = recogniser_reader()
+    except CardModelMissing as error:
+        raise UserError(str(error)) from None
+    if not as_json:
+        Console(stderr=True, highlight=False).print(
+            f"Reviewing {VIDEO.name}, a staged four-player round of Bruno with every penalty "
+            f"in it; {NOTES.name} adds what a camera cannot see, {ROOM.name} says where the "
+            "piles and seats are. This takes about a minute...")
+    results, failures = run_reviews([VIDEO], folder, read_card, profile=ROOM, notes=NOTES,
+                                    quiet=as_json)
+    report_failures(failures)
+    outcome = results[0]
+    if as_json:
+        for ruling in outcome.rulings:
+            typer.echo(dumps(ruling))
+        return
+    _print_rulings(outcome.rulings, outcome.events)
+    console = Console(highlight=False)
+    for note in outcome.notes:
+        console.print(f"[yellow]note:[/] {note}")
+    console.print(f"The report (open it in a browser): [bold]{outcome.files['report.html']}[/]")
+    console.print(f"The annotated video: {outcome.files.get('annotated.mp4', '(none)')}")
+
+
+def _out_folder(out: Path | None, quiet: bool) -> Path:
+    """`--out` as given; by default bruno-demo/ here, or a temporary folder when that cannot
+    be written."""
+    from bruno.review_run import unwritable
+
+    if out is not None:
+        return out
+    if unwritable(DEFAULT_OUT) is None:
+        return DEFAULT_OUT
+    folder = Path(tempfile.mkdtemp(prefix="bruno-demo-"))
+    if not quiet:
+        Console(stderr=True, highlight=False).print(
+            f"{DEFAULT_OUT}/ cannot be written here; the review goes to {folder}")
+    return folder
+
+
+def _print_rulings(rulings: list[dict], events: list[dict]) -> None:
+    noted = {(e["t"], e.get("seat")) for e in events if e.get("source") == "notes"}
+    console = Console(highlight=False)
+    table = Table(show_edge=False, pad_edge=False)
+    table.add_column("t (s)", justify="right")
+    table.add_column("seat", justify="right")
+    table.add_column("rule")
+    table.add_column("ref")
+    table.add_column("message")
+    shown = [r for r in rulings if r["rule"] not in HIDDEN_INFO]
+    for ruling in shown:
+        penalty = ruling["kind"] == "ruling"
+        seat = ruling.get("seat")
+        message = ruling["message"]
+        if penalty and (ruling["t"], seat) in noted:
+            message += " (from notes)"
+        table.add_row(f"{ruling['t']:.2f}", "?" if seat is None else str(seat), ruling["rule"],
+                      ruling.get("ref") or "", message, style="bold red" if penalty else "")
+    console.print(table)
+    penalties = [r for r in rulings if r["kind"] == "ruling"]
+    cards: dict[str, int] = {}
+    for ruling in penalties:
+        who = "unseen" if ruling["seat"] is None else f"seat {ruling['seat']}"
+        cards[who] = cards.get(who, 0) + (ruling.get("penalty") or 0)
+    console.print(f"[bold]{len(penalties)} penalties[/] in {len(rulings)} rulings "
+                  f"({len(rulings) - len(shown)} turn lines not shown). "
+                  + ("Penalty cards: " + ", ".join(f"{k}: {v}" for k, v in sorted(cards.items()))
+                     if cards else ""))
