@@ -161,6 +161,11 @@ READ_WAIT_S = 1.2
 """How long a new card's reading may wait for a frame with no hand over the pile. The event
 comes this much later at most; its `t` is still when the card came to rest."""
 
+READ_MIN_CARDS = 1.3
+"""... and at least this many cards' size (long side along the patch's long side): a card that
+landed on a similar one differs from the pile only in places, so its patch may be a part of
+it, and the reader must see all of it."""
+
 READ_PAD_CARDS = 0.15
 """The crop given to the reader is the card's patch turned square to the image, with this
 fraction of its size added on each side: the reader may read the patch itself as the card, or
@@ -481,6 +486,12 @@ class PileWatcher:
         ys, xs = np.nonzero(hull)
         points = np.column_stack([xs + self.region_px[0], ys + self.region_px[1]])
         (cx, cy), (rw, rh), angle = cv2.minAreaRect((points * self.full_scale).astype(np.float32))
+        long_side = self.card_height_px * self.full_scale * READ_MIN_CARDS
+        short_side = long_side * 2 / 3
+        if rw >= rh:
+            rw, rh = max(rw, long_side), max(rh, short_side)
+        else:
+            rw, rh = max(rw, short_side), max(rh, long_side)
         readings = []
         for frame in frames:
             view = _card_view(frame.full(), (cx, cy), (rw, rh), angle)
