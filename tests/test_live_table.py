@@ -131,8 +131,11 @@ def test_resume_after_sigkill_mid_game_gives_the_same_state_and_loses_nothing(cl
                "--mute", "--port", "0"]
     first = bruno_live(*sources, "--journal", journal, cwd=tmp_path)
     try:
-        # Kill it once the red 0 is journaled: its knock window (to 6.7 s) is still open.
+        # Kill it once the red 0 and the turn it gives are journaled: its knock window (to
+        # 6.7 s) is still open.
         wait_for_line(journal, lambda e: e.get("card") == "r_0" and e["kind"] == "card", 20)
+        red_zero_t = next(e["t"] for e in read_lines_tolerant(journal) if e.get("card") == "r_0")
+        wait_for_line(journal, lambda e: e.get("rule") == "turn" and e["t"] >= red_zero_t, 5)
     finally:
         first.send_signal(signal.SIGKILL)
         first.communicate(timeout=10)
