@@ -144,6 +144,22 @@ def test_the_demo_files_are_what_the_repository_promises():
     assert {json.loads(line)["kind"] for line in lines[1:]} == {"call", "color", "round_end"}
 
 
+def test_the_demo_writes_where_it_can_and_says_what_is_missing(tmp_path, monkeypatch):
+    from bruno.commands import demo
+    from bruno.errors import UserError
+
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    monkeypatch.setattr(demo, "DEFAULT_OUT", blocked / "bruno-demo")
+    fallback = demo._out_folder(None, quiet=True)
+    assert fallback.is_dir() and fallback.name.startswith("bruno-demo-")
+    fallback.rmdir()
+    assert demo._out_folder(tmp_path / "mine", quiet=True) == tmp_path / "mine"
+    monkeypatch.setattr(demo, "VIDEO", tmp_path / "gone.mp4")
+    with pytest.raises(UserError, match=r"gone\.mp4: the demo footage is missing"):
+        demo.demo(out=tmp_path / "out", as_json=True)
+
+
 # --- two more tables -----------------------------------------------------------------------
 
 # Three players, seat 2 deals, a dark table (seed 4), the lamp brightened half way.
