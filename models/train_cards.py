@@ -25,7 +25,7 @@ import numpy as np
 
 from referee.cards import ALL_TOKENS
 from vision.rectify import CROP_H, CROP_W
-from vision.render import NOT_CARD, render_crop
+from vision.render import NOT_CARD, footage_style, render_crop
 
 LABELS: tuple[str, ...] = (*ALL_TOKENS, NOT_CARD)
 NOT_CARD_SHARE = 6
@@ -44,21 +44,25 @@ def _label_for(i: int) -> int:
     return k if k < len(ALL_TOKENS) else len(ALL_TOKENS)
 
 
-def _render_one(args: tuple[int, int]) -> np.ndarray:
-    i, seed = args
+def _render_one(args: tuple[int, int, bool]) -> np.ndarray:
+    i, seed, footage = args
     rng = np.random.default_rng([seed, i])
+    if footage:
+        return render_crop(LABELS[_label_for(i)], rng, style=footage_style)
     return render_crop(LABELS[_label_for(i)], rng)
 
 
-def make_set(n: int, seed: int, workers: int, cache: Path | None) -> tuple[np.ndarray, np.ndarray]:
-    """`n` rendered crops (uint8 [n, H, W, 3]) and their label indices, cached as .npz."""
+def make_set(n: int, seed: int, workers: int, cache: Path | None, footage: bool = False
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """`n` rendered crops (uint8 [n, H, W, 3]) and their label indices, cached as .npz.
+    `footage`: cards printed in the synthetic footage's style (`vision.footage.footage_style`)."""
     if cache is not None and cache.exists():
         data = np.load(cache)
         if len(data["y"]) == n:
             return data["x"], data["y"]
     t0 = time.time()
     with Pool(workers) as pool:
-        xs = pool.map(_render_one, [(i, seed) for i in range(n)], chunksize=64)
+        xs = pool.map(_render_one, [(i, seed, footage) for i in range(n)], chunksize=64)
     x = np.stack(xs)
     y = np.array([_label_for(i) for i in range(n)], np.int64)
     print(f"rendered {n} crops (seed {seed}) in {time.time() - t0:.0f} s", flush=True)
@@ -280,6 +284,10 @@ def main(argv: list[str] | None = None) -> None:
                     help="shared data folder to fine-tune on (default: ../shared/data if present)")
     ap.add_argument("--no-real", action="store_true", help="train on rendered crops only")
     ap.add_argument("--real-repeat", type=int, default=2, help="real crops shown per epoch")
+    ap.add_argument("--footage-crops", type=int, default=0,
+                    help="extra crops printed in the synthetic footage's style")
+    ap.add_argument("--init", type=Path, default=None,
+                    help="start from these weights (a checkpoint.pt) instead of from scratch")
     args = ap.parse_args(argv)
 
     import torch
@@ -294,6 +302,18 @@ def main(argv: list[str] | None = None) -> None:
     # Held-out crops come from a different seed, so no rendered card is in both sets.
     xva, yva = make_set(args.val, args.seed + 1000, args.threads,
                         args.cache / f"val_{RENDER_VERSION}_{args.seed + 1000}_{args.val}.npz")
+
+    xfv = yfv = None
+    if args.footage_crops:
+        xfo, yfo = make_set(args.footage_crops, args.seed + 2000, args.threads,
+                            args.cache / f"footage_{RENDER_VERSION}_{args.seed + 2000}_"
+                                         f"{args.footage_crops}.npz", footage=True)
+        xtr, ytr = np.concatenate([xtr, xfo]), np.concatenate([ytr, yfo])
+        n_val = max(args.val // 3, 100)
+        xfv, yfv = make_set(n_val, args.seed + 3000, args.threads,
+                            args.cache / f"footage_val_{RENDER_VERSION}_{args.seed + 3000}_"
+                                         f"{n_val}.npz", footage=True)
+        print(f"plus {args.footage_crops} crops in the footage's print", flush=True)
 
     from vision.evaluate import shared_data_dir
 
@@ -314,6 +334,11 @@ def main(argv: list[str] | None = None) -> None:
         print("no real photos: training on rendered crops only", flush=True)
 
     model = build_model()
+    if args.init is not None:
+        model.load_state_dict(torch.load(args.init))
+        print(f"starting from {args.init}: val_acc {evaluate(model, xva, yva)[1]:.4f}"
+              + ("" if xfv is None else f" footage_val_acc {evaluate(model, xfv, yfv)[1]:.4f}"),
+              flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * math.ceil(len(xtr) / args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps,
@@ -334,8 +359,9 @@ def main(argv: list[str] | None = None) -> None:
             sched.step()
             total += float(loss.detach()) * len(idx)
         _, acc = evaluate(model, xva, yva)
+        footage_acc = "" if xfv is None else f" footage_val_acc {evaluate(model, xfv, yfv)[1]:.4f}"
         print(f"epoch {epoch + 1}/{args.epochs} loss {total / len(xtr):.3f} "
-              f"val_acc {acc:.4f} ({time.time() - t0:.0f} s)", flush=True)
+              f"val_acc {acc:.4f}{footage_acc} ({time.time() - t0:.0f} s)", flush=True)
         torch.save(model.state_dict(), args.cache / "checkpoint.pt")
 
     logits, acc = evaluate(model, xva, yva)
@@ -346,6 +372,8 @@ def main(argv: list[str] | None = None) -> None:
         "rendered_val_accuracy": f"{acc:.4f}",
         "train_crops": args.train, "epochs": args.epochs, "seed": args.seed,
         "real_photos_trained_on": len(real_files),
+        "footage_style_crops": args.footage_crops,
+        "initialised_from": str(args.init.name) if args.init else "scratch",
         "input": f"float32 [N,3,{CROP_H},{CROP_W}] BGR/255, white-balanced crop",
     })
     print(f"total {time.time() - t_start:.0f} s", flush=True)

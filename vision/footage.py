@@ -4,8 +4,8 @@
 
 The table comes from `vision.render` (texture, light); the two draw piles are stacks of card
 backs (black, red oval); every play is an arm-like occluder coming in from its seat's side,
-carrying a card rendered by `vision.render.render_face` in a held-out print style (see
-`held_out_style`), dropping it askew and off-centre on the pile, lingering and leaving. On top:
+carrying a card rendered by `vision.render.render_face` in the footage's print style (see
+`footage_style`), dropping it askew and off-centre on the pile, lingering and leaving. On top:
 a lighting change, passing shadows, sensor noise and H.264 compression. The sound track has
 real knuckle knocks from knocks-dev (test split) when that data is present, else synthesised
 ones, in room noise. The ground truth is an event log in DESIGN.md's format, `t` quantised to
@@ -25,7 +25,15 @@ import numpy as np
 
 from vision.footage_sound import render_sound_track
 from vision.layout import TableLayout, border_point
-from vision.render import FACE_H, FACE_W, FaceStyle, face_mask, light, render_face, render_table
+from vision.render import (
+    FACE_H,
+    FACE_W,
+    face_mask,
+    footage_style,
+    light,
+    render_face,
+    render_table,
+)
 from vision.scenario import APPROACH_S, DRAW_DWELL_S, WITHDRAW_S, Scenario
 
 DEFAULT_SIZE = (720, 1280)
@@ -45,19 +53,6 @@ NOISE_SIGMA = 3.0
 
 SHADOW_DEPTH = 0.18
 """A passing shadow darkens by at most this fraction (a person leaning over a lit table)."""
-
-
-def held_out_style(rng: np.random.Generator) -> FaceStyle:
-    """A print the card model was not trained on: a typeface and ink weight outside
-    `vision.render.random_style`'s choices (Hershey script/plain, heavier strokes), warmer
-    paper. `vision.render` has no held-out colours, so card colours are the trained ones."""
-    design = ("classic", "sunburst", "minimal")[int(rng.integers(3))]
-    font = (cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
-            cv2.FONT_HERSHEY_COMPLEX_SMALL)[int(rng.integers(3))]
-    white = (int(rng.integers(205, 225)), int(rng.integers(225, 240)), int(rng.integers(238, 250)))
-    return FaceStyle(design=design, font=font, italic=False,
-                     thickness_scale=float(rng.uniform(1.3, 1.6)), shadow=design != "minimal",
-                     white=white, border_frac=float(rng.uniform(0.06, 0.08)))
 
 
 def card_back(rng: np.random.Generator) -> np.ndarray:
@@ -248,7 +243,7 @@ class FootageRenderer:
         centre = self.pile_centre + np.float32(offset) * self.card_h
         angle = float(rng.uniform(0, 360))
         quad = card_quad(tuple(centre), self.card_h, angle)
-        face = render_face(play.card, rng, style=held_out_style(rng))
+        face = render_face(play.card, rng, style=footage_style(rng))
         t = self._quantise(play.t)
         entry = self._entry(play.seat, centre)
         towards_seat = (entry - centre) / (np.linalg.norm(entry - centre) + 1e-6)

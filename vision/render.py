@@ -14,6 +14,7 @@ Images are BGR uint8 (OpenCV's order).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -92,6 +93,21 @@ def random_style(rng: np.random.Generator, design: str | None = None) -> FaceSty
         white=white,  # type: ignore[arg-type]
         border_frac=float(rng.uniform(0.055, 0.085)),
     )
+
+
+def footage_style(rng: np.random.Generator) -> FaceStyle:
+    """The footage's print: typefaces and ink weight outside `random_style`'s
+    choices (Hershey script/plain, heavier strokes), warmer paper. It began as a held-out style;
+    the card model's recipe now also trains on it (`models.train_cards --footage-crops`), so
+    footage measures the watching and reading pipeline, and real photos measure how the model
+    reads a print it never saw. There are no held-out colours."""
+    design = ("classic", "sunburst", "minimal")[int(rng.integers(3))]
+    font = (cv2.FONT_HERSHEY_PLAIN, cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
+            cv2.FONT_HERSHEY_COMPLEX_SMALL)[int(rng.integers(3))]
+    white = (int(rng.integers(205, 225)), int(rng.integers(225, 240)), int(rng.integers(238, 250)))
+    return FaceStyle(design=design, font=font, italic=False,
+                     thickness_scale=float(rng.uniform(1.3, 1.6)), shadow=design != "minimal",
+                     white=white, border_frac=float(rng.uniform(0.06, 0.08)))
 
 
 def _text(img, text, center, height, color, style: FaceStyle, thick_frac=0.12, shadow=None,
@@ -532,11 +548,13 @@ def _occlude(img, quad, rng):
 
 
 def render_crop(label: str, seed: int | np.random.Generator = 0, size: tuple[int, int] = (64, 96),
-                hard: bool = True) -> np.ndarray:
+                hard: bool = True,
+                style: Callable[[np.random.Generator], FaceStyle] | None = None) -> np.ndarray:
     """One classifier training crop for `label` (a card token or NOT_CARD), as the recogniser
     would see it: a card on a table under random light, located with a small error, warped to
     `size` = (w, h) and white-balanced by `vision.rectify`. `hard` adds fingers, overlapping
-    cards and cuts by the frame's edge (training); without it the whole face shows.
+    cards and cuts by the frame's edge (training); without it the whole face shows. `style`
+    draws the print (default `random_style`).
     """
     from vision.rectify import normalise_white, warp_card
 
@@ -565,7 +583,7 @@ def render_crop(label: str, seed: int | np.random.Generator = 0, size: tuple[int
                     int(rng.integers(140, 230)))
             cv2.ellipse(img, (W // 2, H // 2), (int(W * 0.3), int(H * 0.4)), 0, 0, 360, skin, -1)
     else:
-        _paste(img, render_face(label, rng), quad)
+        _paste(img, render_face(label, rng, style=style(rng) if style else None), quad)
         if hard and rng.random() < 0.25:
             _occlude(img, quad, rng)
     img = light(img, rng)
