@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo demo-footage test lint bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 demo: $(STAMP)
-	$(BIN)/bruno replay examples/bruno_every_penalty.jsonl
+	$(BIN)/bruno demo
 
 test: $(STAMP)
 	$(BIN)/ruff check .
@@ -30,6 +30,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.vision_speed
 	$(BIN)/python -m bench.table_vision_speed
 	$(BIN)/python -m bench.live_latency
+	$(BIN)/python -m bench.review_speed
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
@@ -42,3 +43,8 @@ train-cards:
 	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
 	$(TRAIN_VENV)/bin/python -m pip install --quiet -e '.[train]'
 	$(TRAIN_VENV)/bin/python -m models.train_cards
+
+# Re-render the bundled demo footage (examples/demo) from its scenario, after checking that the
+# scenario still gives every penalty rule.
+demo-footage: $(STAMP)
+	$(BIN)/python -m bruno.demo_footage

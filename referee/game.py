@@ -120,6 +120,8 @@ class Game:
         self.free_knocks: list[float] = []
         self.early_color: ColorNamed | None = None
         self.match_over = False
+        self._card_sure = True
+        """Whether the card being judged was read surely enough for a ruling to rest on it."""
         self._clock = _Clock()
         self._pile = _Pile()
         self._handlers = {kind: getattr(self, "_on_" + kind) for kind in EVENT_KINDS
@@ -241,6 +243,7 @@ class Game:
     def _on_card(self, event: CardPlayed, out: list[Ruling]) -> None:
         card, t = event.card, event.t
         sure = event.confidence is None or event.confidence >= self.rules.min_card_confidence
+        self._card_sure = sure
         early_color, self.early_color = self.early_color, None
         self._push(card)
         if not self.state.in_round:
@@ -494,7 +497,9 @@ class Game:
 
     def _require_knock(self, seat: int | None, card: Card, t: float, ref: str,
                        instick: bool) -> None:
-        if not self.rules.check_knocks:
+        # Whether a card needs a knock depends on which card it is (a zero, the top card's
+        # twin): an unsure reading owes none, so a misread card never costs a missed knock.
+        if not self.rules.check_knocks or not self._card_sure:
             return
         opens = t - self.rules.knock_before_s
         obligation = KnockObligation(

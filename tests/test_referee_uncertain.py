@@ -54,6 +54,15 @@ def test_a_low_confidence_reading_is_never_the_reason_for_an_illegal_card():
     assert penalties(rulings) == [("illegal_card", 1)]
 
 
+def test_a_low_confidence_reading_is_never_the_reason_for_a_missed_knock():
+    # Read as the top card's twin (an instick) or as a zero, but unsure: no knock is owed.
+    for unsure in (card(2, "r_5", 2, confidence=0.3), card(2, "r_0", 1, confidence=0.3)):
+        rulings = referee(card(1, "r_5", 0), unsure, card(6, "r_3", 3))
+        assert penalties(rulings) == []
+    sure = referee(card(1, "r_5", 0), card(2, "r_5", 2, confidence=0.9), card(6, "r_3", 3))
+    assert penalties(sure) == [("missed_knock", 2)]
+
+
 def test_events_up_to_half_a_second_out_of_order_give_the_same_rulings_as_sorted_input():
     events = [card(1, "r_5", 0), card(2, "y_5", 1), knock(2.3), card(2.5, "y_5", 3),
               card(4, "y_0", 0), knock(4.2), card(5, "g_0", 3), card(6, "b_0", 0),
