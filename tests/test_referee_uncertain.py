@@ -56,8 +56,9 @@ def test_a_low_confidence_reading_is_never_the_reason_for_an_illegal_card():
 
 def test_a_low_confidence_reading_is_never_the_reason_for_a_missed_knock():
     # Read as the top card's twin (an instick) or as a zero, but unsure: no knock is owed.
-    for unsure in (card(2, "r_5", 2, confidence=0.3), card(2, "r_0", 1, confidence=0.3)):
-        rulings = referee(card(1, "r_5", 0), unsure, card(6, "r_3", 3))
+    for unsure, next_seat in ((card(2, "r_5", 2, confidence=0.3), 3),
+                              (card(2, "r_0", 1, confidence=0.3), 2)):
+        rulings = referee(card(1, "r_5", 0), unsure, card(6, "r_3", next_seat))
         assert penalties(rulings) == []
     sure = referee(card(1, "r_5", 0), card(2, "r_5", 2, confidence=0.9), card(6, "r_3", 3))
     assert penalties(sure) == [("missed_knock", 2)]
