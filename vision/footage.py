@@ -130,6 +130,7 @@ class _PileChange:
     t: float
     face: np.ndarray | None  # None: the top card leaves
     quad: np.ndarray | None
+    token: str | None = None  # the card, once it rests (for training crops)
 
 
 class FootageRenderer:
@@ -257,7 +258,7 @@ class FootageRenderer:
             nudge = rng.normal(0, 0.06, 2).astype(np.float32) * self.card_h
             quad = card_quad(tuple(centre + nudge), self.card_h, angle + float(rng.normal(0, 6)))
             self.pile_changes.append(_PileChange(rest_t, None, None))
-        self.pile_changes.append(_PileChange(rest_t, face, quad))
+        self.pile_changes.append(_PileChange(rest_t, face, quad, play.card))
         self.reaches.append(_Reach(t, t + play.linger_s, entry, grip, skin, sleeve,
                                    carry_in=(face, carry_quad), tremble_px=self.card_h * 0.015))
         pile_stack.append((play.card, face, quad))
@@ -286,6 +287,30 @@ class FootageRenderer:
             while pending and pending[0].t <= t + 1e-9:
                 self._apply(pending.pop(0), undo)
             yield t, self._compose(t, index, shadow_paths)
+
+    def stills(self, times: list[float]) -> Iterator[tuple[float, np.ndarray, str | None,
+                                                           np.ndarray | None]]:
+        """(t, BGR image, top card token, its quad) at the given times only (sorted), composed
+        exactly as `frames()` would; for training crops of the pile's top card as footage
+        shows it. The token is None while the top card is one that is still moving in."""
+        pending = list(self.pile_changes)
+        undo: list[tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]] = []
+        tops: list[tuple[str | None, np.ndarray | None]] = []
+        shadow_rng = np.random.default_rng(self.scenario.seed + 1)
+        shadow_paths = [(s, shadow_rng.uniform(0, 1, 4)) for s in self.scenario.shadows]
+        for t in sorted(times):
+            index = round(t * self.fps)
+            t = index / self.fps
+            while pending and pending[0].t <= t + 1e-9:
+                change = pending.pop(0)
+                self._apply(change, undo)
+                if change.face is None:
+                    if tops:
+                        tops.pop()
+                else:
+                    tops.append((change.token, change.quad))
+            token, quad = tops[-1] if tops else (None, None)
+            yield t, self._compose(t, index, shadow_paths), token, quad
 
     def _apply(self, change: _PileChange, undo: list) -> None:
         if change.face is None:

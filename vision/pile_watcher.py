@@ -157,7 +157,7 @@ SEAT_TIP_RADIUS_CARDS = 1.0
 READ_FRAMES = 3
 """A new card is read in this many of the latest still frames, and the readings voted on."""
 
-READ_WAIT_S = 1.2
+READ_WAIT_S = 2.0
 """How long a new card's reading may wait for a frame with no hand over the pile. The event
 comes this much later at most; its `t` is still when the card came to rest."""
 
