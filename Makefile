@@ -35,14 +35,18 @@ bench: $(STAMP)
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
 
-# The card recogniser's training recipe: renders crops, trains, writes models/cards.onnx.
+# The card recogniser's training recipe: renders crops, trains from scratch, then fine-tunes on
+# crops in the synthetic footage's print and on the pile's top card cut from synthetic footage;
+# writes models/cards.onnx.
 # torch lives in its own venv (.venv-train); the runtime never imports it.
 TRAIN_VENV := .venv-train
 .PHONY: train-cards
 train-cards:
 	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
 	$(TRAIN_VENV)/bin/python -m pip install --quiet -e '.[train]'
-	$(TRAIN_VENV)/bin/python -m models.train_cards
+	$(TRAIN_VENV)/bin/python -m models.train_cards --out /tmp/bruno-cards-base.onnx
+	$(TRAIN_VENV)/bin/python -m models.train_cards --init /tmp/bruno-cards-cache/checkpoint.pt \
+		--footage-crops 6000 --pile-crops --epochs 3 --lr 1e-3
 
 # Re-render the bundled demo footage (examples/demo) from its scenario, after checking that the
 # scenario still gives every penalty rule.

@@ -73,6 +73,66 @@ def make_set(n: int, seed: int, workers: int, cache: Path | None, footage: bool 
 
 
 # ---------------------------------------------------------------------------------------------
+# The pile's top card as synthetic footage shows it (H.264-like compression, the footage's
+# light, shadows and hands), cut at its true corners moved a little, as the pile watcher's
+# patch is. Footage seeds here are never the ones evaluated on (101-110, the demo, the tests).
+
+PILE_SEEDS = range(5001, 5121)
+PILE_VAL_SEEDS = range(6001, 6021)
+PILE_OFFSETS_S = (0.05, 0.4, 0.9, 1.5)
+
+
+def _pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
+    import cv2
+
+    from vision.footage import DEFAULT_FPS, DEFAULT_SIZE, FootageRenderer
+    from vision.rectify import order_quad, rectify
+    from vision.scenario import random_scenario
+
+    rng = np.random.default_rng(seed)
+    renderer = FootageRenderer(random_scenario(seed, plays=24), DEFAULT_SIZE, DEFAULT_FPS)
+    rests = [c.t for c in renderer.pile_changes if c.token is not None]
+    times = [t + dt for i, t in enumerate(rests) for dt in PILE_OFFSETS_S
+             if i + 1 == len(rests) or t + dt < rests[i + 1] - 0.6]
+    xs, ys = [], []
+    for _, image, token, quad in renderer.stills(times):
+        if token is None or quad is None:
+            continue
+        centre = quad.mean(axis=0)
+        side = float(np.linalg.norm(quad[0] - quad[3]))
+        angle = np.deg2rad(rng.normal(0, 3))
+        turn = np.float32([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        moved = (quad - centre) @ turn.T * rng.uniform(0.92, 1.08) + centre \
+            + rng.normal(0, 0.04 * side, 2)
+        x0, y0 = np.maximum(np.floor(moved.min(axis=0) - side * 0.3).astype(int), 0)
+        x1, y1 = np.ceil(moved.max(axis=0) + side * 0.3).astype(int)
+        region = image[y0:y1, x0:x1]
+        _, jpeg = cv2.imencode(".jpg", region, [cv2.IMWRITE_JPEG_QUALITY,
+                                                 int(rng.integers(35, 80))])
+        region = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+        xs.append(rectify(region, order_quad((moved - [x0, y0]).astype(np.float32))))
+        ys.append(LABELS.index(token))
+    return xs, ys
+
+
+def pile_crops(seeds: range, workers: int, cache: Path | None) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of the pile's top card from synthetic footage games `seeds`, cached as .npz."""
+    if cache is not None and cache.exists():
+        data = np.load(cache)
+        return data["x"], data["y"]
+    t0 = time.time()
+    with Pool(workers) as pool:
+        games = pool.map(_pile_crops_of_game, list(seeds))
+    x = np.stack([c for xs, _ in games for c in xs])
+    y = np.array([label for _, ys in games for label in ys], np.int64)
+    print(f"cut {len(y)} pile crops from {len(games)} footage games in {time.time() - t0:.0f} s",
+          flush=True)
+    if cache is not None:
+        np.savez(cache, x=x, y=y)
+    return x, y
+
+
+# ---------------------------------------------------------------------------------------------
 # Real photos for fine-tuning (only the splits named here; the rest is kept for evaluation)
 
 REAL_TRAIN_SINGLE = ("nuno_set1", "nuno_set2")
@@ -286,6 +346,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--real-repeat", type=int, default=2, help="real crops shown per epoch")
     ap.add_argument("--footage-crops", type=int, default=0,
                     help="extra crops printed in the synthetic footage's style")
+    ap.add_argument("--pile-crops", action="store_true",
+                    help="add the pile's top card cut from synthetic footage (PILE_SEEDS)")
     ap.add_argument("--init", type=Path, default=None,
                     help="start from these weights (a checkpoint.pt) instead of from scratch")
     args = ap.parse_args(argv)
@@ -315,6 +377,14 @@ def main(argv: list[str] | None = None) -> None:
                                          f"{n_val}.npz", footage=True)
         print(f"plus {args.footage_crops} crops in the footage's print", flush=True)
 
+    xpv = ypv = None
+    if args.pile_crops:
+        xpi, ypi = pile_crops(PILE_SEEDS, args.threads,
+                              args.cache / f"pile_{RENDER_VERSION}_{len(PILE_SEEDS)}.npz")
+        xtr, ytr = np.concatenate([xtr, xpi]), np.concatenate([ytr, ypi])
+        xpv, ypv = pile_crops(PILE_VAL_SEEDS, args.threads,
+                              args.cache / f"pile_val_{RENDER_VERSION}_{len(PILE_VAL_SEEDS)}.npz")
+
     from vision.evaluate import shared_data_dir
 
     real_dir = args.real or shared_data_dir()
@@ -337,7 +407,8 @@ def main(argv: list[str] | None = None) -> None:
     if args.init is not None:
         model.load_state_dict(torch.load(args.init))
         print(f"starting from {args.init}: val_acc {evaluate(model, xva, yva)[1]:.4f}"
-              + ("" if xfv is None else f" footage_val_acc {evaluate(model, xfv, yfv)[1]:.4f}"),
+              + ("" if xfv is None else f" footage_val_acc {evaluate(model, xfv, yfv)[1]:.4f}")
+              + ("" if xpv is None else f" pile_val_acc {evaluate(model, xpv, ypv)[1]:.4f}"),
               flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * math.ceil(len(xtr) / args.batch)
@@ -360,6 +431,8 @@ def main(argv: list[str] | None = None) -> None:
             total += float(loss.detach()) * len(idx)
         _, acc = evaluate(model, xva, yva)
         footage_acc = "" if xfv is None else f" footage_val_acc {evaluate(model, xfv, yfv)[1]:.4f}"
+        if xpv is not None:
+            footage_acc += f" pile_val_acc {evaluate(model, xpv, ypv)[1]:.4f}"
         print(f"epoch {epoch + 1}/{args.epochs} loss {total / len(xtr):.3f} "
               f"val_acc {acc:.4f}{footage_acc} ({time.time() - t0:.0f} s)", flush=True)
         torch.save(model.state_dict(), args.cache / "checkpoint.pt")
@@ -373,6 +446,8 @@ def main(argv: list[str] | None = None) -> None:
         "train_crops": args.train, "epochs": args.epochs, "seed": args.seed,
         "real_photos_trained_on": len(real_files),
         "footage_style_crops": args.footage_crops,
+        "pile_crops_from_footage_seeds": f"{PILE_SEEDS.start}-{PILE_SEEDS.stop - 1}"
+        if args.pile_crops else "none",
         "initialised_from": str(args.init.name) if args.init else "scratch",
         "input": f"float32 [N,3,{CROP_H},{CROP_W}] BGR/255, white-balanced crop",
     })
