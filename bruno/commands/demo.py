@@ -14,10 +14,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from bruno.demo_footage import NOTES, ROOM, VIDEO
 from bruno.errors import UserError
+from bruno.rulings_table import add_ruling_row, rulings_table
 from referee.eventlog import dumps
 
 DEFAULT_OUT = Path("bruno-demo")
@@ -86,21 +86,13 @@ def _out_folder(out: Path | None, quiet: bool) -> Path:
 def _print_rulings(rulings: list[dict], events: list[dict]) -> None:
     noted = {(e["t"], e.get("seat")) for e in events if e.get("source") == "notes"}
     console = Console(highlight=False)
-    table = Table(show_edge=False, pad_edge=False)
-    table.add_column("t (s)", justify="right")
-    table.add_column("seat", justify="right")
-    table.add_column("rule")
-    table.add_column("ref")
-    table.add_column("message")
+    table = rulings_table()
     shown = [r for r in rulings if r["rule"] not in HIDDEN_INFO]
     for ruling in shown:
         penalty = ruling["kind"] == "ruling"
-        seat = ruling.get("seat")
-        message = ruling["message"]
-        if penalty and (ruling["t"], seat) in noted:
-            message += " (from notes)"
-        table.add_row(f"{ruling['t']:.2f}", "?" if seat is None else str(seat), ruling["rule"],
-                      ruling.get("ref") or "", message, style="bold red" if penalty else "")
+        if penalty and (ruling["t"], ruling.get("seat")) in noted:
+            ruling = {**ruling, "message": ruling["message"] + " (from notes)"}
+        add_ruling_row(table, ruling, style="bold red" if penalty else "")
     console.print(table)
     penalties = [r for r in rulings if r["kind"] == "ruling"]
     cards: dict[str, int] = {}

@@ -8,9 +8,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from bruno.errors import UserError
+from bruno.rulings_table import add_ruling_row, rulings_table
 from referee.eventlog import EventLogError, GameSetup, dumps, read_event_log
 from referee.events import EventError
 from referee.rulings import Ruling
@@ -62,16 +62,10 @@ def print_rulings(setup: GameSetup, rulings: list[Ruling], source: str) -> None:
     console = Console(highlight=False)
     console.print(f"[bold]{source}[/]: {setup.variant}, {setup.players} players, "
                   f"dealer seat {setup.dealer}")
-    table = Table(show_edge=False, pad_edge=False)
-    table.add_column("t (s)", justify="right")
-    table.add_column("seat", justify="right")
-    table.add_column("rule")
-    table.add_column("ref")
-    table.add_column("message")
+    table = rulings_table()
     for ruling in rulings:
         style = "bold red" if ruling.is_penalty else ("dim" if ruling.rule == "turn" else "")
-        table.add_row(f"{ruling.t:.2f}", "?" if ruling.seat is None else str(ruling.seat),
-                      ruling.rule, ruling.ref or "", ruling.message, style=style)
+        add_ruling_row(table, ruling.to_dict(), style)
     console.print(table)
     penalties = [r for r in rulings if r.is_penalty]
     console.print(f"[bold]{len(penalties)} penalties[/] in {len(rulings)} rulings.")

@@ -23,6 +23,8 @@ Note = Callable[[str], None]
 
 class _Capture(threading.Thread):
     source = ""
+    source_error: type[Exception] = Exception
+    """What the source raises when it breaks (a camera unplugged, a file cut short)."""
 
     def __init__(self, session: LiveSession, note: Note) -> None:
         super().__init__(name=f"bruno-{self.source}", daemon=True)
@@ -40,6 +42,21 @@ class _Capture(threading.Thread):
     def _status(self, status: str) -> None:
         self.session.sources[self.source] = status
 
+    def run(self) -> None:
+        self._status("ok")
+        try:
+            self._capture()
+        except self.source_error as error:
+            self._fail(str(error))
+            return
+        except Exception as error:  # a bug must not end the game: manual events go on
+            self._fail(f"stopped ({type(error).__name__}: {error})")
+            return
+        self._status("ended")
+
+    def _capture(self) -> None:
+        raise NotImplementedError
+
     def _fail(self, reason: str) -> None:
         self._status(f"error: {reason}")
         self.note(f"{self.source}: {reason}; the game goes on without it (correct it on the "
@@ -51,6 +68,7 @@ class CameraCapture(_Capture):
     When the dashboard saves a new calibration, the watcher starts again with its layout."""
 
     source = "camera"
+    source_error = FrameSourceError
 
     def __init__(self, session: LiveSession, frames: Iterator[Frame], read_card: CardReader,
                  note: Note) -> None:
@@ -59,38 +77,30 @@ class CameraCapture(_Capture):
         self.read_card = read_card
         self.frame_count = 0
 
-    def run(self) -> None:
-        self._status("ok")
+    def _capture(self) -> None:
         watcher: TableWatcher | None = None
         layout = -1
-        try:
-            for frame in self.frames:
-                self.session.show_frame(frame)
-                if layout != self.session.layout_version:
-                    if watcher is not None:
-                        for event in watcher.finish():
-                            self._feed(event)
-                    layout = self.session.layout_version
-                    watcher = TableWatcher(self.session.camera, self.read_card)
-                for event in watcher.update(frame):
-                    self._feed(event)
-                self.frame_count += 1
-            if watcher is not None:
-                for event in watcher.finish():
-                    self._feed(event)
-        except FrameSourceError as error:
-            self._fail(str(error))
-            return
-        except Exception as error:  # a bug must not end the game: manual events go on
-            self._fail(f"stopped ({type(error).__name__}: {error})")
-            return
-        self._status("ended")
+        for frame in self.frames:
+            self.session.show_frame(frame)
+            if layout != self.session.layout_version:
+                if watcher is not None:
+                    for event in watcher.finish():
+                        self._feed(event)
+                layout = self.session.layout_version
+                watcher = TableWatcher(self.session.camera, self.read_card)
+            for event in watcher.update(frame):
+                self._feed(event)
+            self.frame_count += 1
+        if watcher is not None:
+            for event in watcher.finish():
+                self._feed(event)
 
 
 class MicCapture(_Capture):
     """Sound blocks -> knock events (none while the announcer's voice is muted)."""
 
     source = "mic"
+    source_error = AudioSourceError
 
     def __init__(self, session: LiveSession, blocks: Iterator[AudioBlock],
                  detector: KnockDetector, note: Note) -> None:
@@ -98,18 +108,9 @@ class MicCapture(_Capture):
         self.blocks = blocks
         self.detector = detector
 
-    def run(self) -> None:
-        self._status("ok")
-        try:
-            for block in self.blocks:
-                for knock in self.detector.process(block):
-                    self._feed(knock.to_event())
-            for knock in self.detector.finish():
+    def _capture(self) -> None:
+        for block in self.blocks:
+            for knock in self.detector.process(block):
                 self._feed(knock.to_event())
-        except AudioSourceError as error:
-            self._fail(str(error))
-            return
-        except Exception as error:  # a bug must not end the game: manual events go on
-            self._fail(f"stopped ({type(error).__name__}: {error})")
-            return
-        self._status("ended")
+        for knock in self.detector.finish():
+            self._feed(knock.to_event())
