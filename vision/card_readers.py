@@ -47,11 +47,10 @@ def recogniser_reader(min_confidence: float = 0.1):
         card = rectify(crop, quad)
         # A card reads the same both ways up: average the two looks, as `recognise` does.
         probs = (classifier.probabilities([card]) + classifier.probabilities([card[::-1, ::-1]]))
-        order = np.argsort(probs[0])[::-1]
-        tokens = [labels[i] for i in order if labels[i] != NOT_CARD]
-        if labels[order[0]] == NOT_CARD:
-            return None
-        return CardReading(tokens[0], float(probs[0][order[0]] / 2), tokens[1])
+        order = [i for i in np.argsort(probs[0])[::-1] if labels[i] != NOT_CARD]
+        # The best card even when `not_card` wins: the watcher saw a card come to rest, so
+        # a weak guess (which the referee does not rule on) beats no card at all.
+        return CardReading(labels[order[0]], float(probs[0][order[0]] / 2), labels[order[1]])
 
     def read(crop: np.ndarray, t_s: float) -> CardReading | None:
         h, w = crop.shape[:2]
@@ -63,7 +62,7 @@ def recogniser_reader(min_confidence: float = 0.1):
         best = max(sightings, key=lambda s: s.confidence, default=None)
         found = CardReading(best.card, best.confidence, best.runner_up) if best else None
         candidates = [r for r in (patch, found) if r is not None and r.confidence >= min_confidence]
-        return max(candidates, key=lambda r: r.confidence, default=None)
+        return max(candidates, key=lambda r: r.confidence, default=patch)
 
     return read
 
