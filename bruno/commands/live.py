@@ -291,7 +291,8 @@ def _run(table: _Table, lang: str, mute: bool, host: str, port: int, token: str 
                   + ("" if dashboard is None else f"; dashboard {dashboard.url}"))
     _print_state(console, session)
     console.print("Press Ctrl-C to stop.")
-    previous = signal.signal(signal.SIGTERM, _interrupt)
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _interrupt)
     runtime.start()
     ended = False
     try:
@@ -304,7 +305,7 @@ def _run(table: _Table, lang: str, mute: bool, host: str, port: int, token: str 
     except KeyboardInterrupt:
         console.print("Stopping.")
     finally:
-        signal.signal(signal.SIGTERM, previous)
+        _ignore_interrupts()
         runtime.stop(finish_speech_s=5.0 if ended else 1.0)
         if dashboard is not None:
             dashboard.stop()
@@ -313,10 +314,21 @@ def _run(table: _Table, lang: str, mute: bool, host: str, port: int, token: str 
             _print_ruling(console, ruling)
         console.print(f"Journal closed: {session.journal_path}; resume with: "
                       f"bruno live --resume {session.journal_path}")
+        # Interrupts stay ignored: the command is over, and a late second Ctrl-C must not
+        # turn a clean stop into an interrupted exit.
 
 
 def _interrupt(signum, frame) -> None:
+    """Ctrl-C or SIGTERM: stop once. A second Ctrl-C (an impatient table, or a signal sent to
+    the whole process group) must not cut the shutdown short: the journal is closed and the
+    threads stopped first."""
+    _ignore_interrupts()
     raise KeyboardInterrupt
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
 def _start_dashboard(session: LiveSession, host: str, port: int, token: str | None, note):
