@@ -212,12 +212,13 @@ def parse_event(data: Any, players: int | None = None) -> Event:
     return parse(data, t, players)
 
 
-def parse_time(data: dict[str, Any]) -> float:
-    t = data.get("t")
+def parse_time(data: dict[str, Any], name: str = "t") -> float:
+    """The time field `name` (seconds on the session clock): a finite number >= 0."""
+    t = data.get(name)
     if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t):
-        raise EventError(f"'t' must be a number of seconds, got {t!r}")
+        raise EventError(f"'{name}' must be a number of seconds, got {t!r}")
     if t < 0:
-        raise EventError(f"'t' must not be negative, got {t!r}")
+        raise EventError(f"'{name}' must not be negative, got {t!r}")
     return float(t)
 
 
@@ -330,15 +331,7 @@ def _parse_round_end(data: dict[str, Any], t: float, players: int | None) -> Rou
 
 
 def _optional_time(data: dict[str, Any], name: str) -> float | None:
-    return None if data.get(name) is None else _named_time(data, name)
-
-
-def _named_time(data: dict[str, Any], name: str) -> float:
-    value = data[name]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
-            or value < 0:
-        raise EventError(f"'{name}' must be a time in seconds (a number >= 0), got {value!r}")
-    return float(value)
+    return None if data.get(name) is None else parse_time(data, name)
 
 
 def _parse_correct(data: dict[str, Any], t: float, players: int | None) -> Correction:
