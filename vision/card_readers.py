@@ -33,7 +33,7 @@ def recogniser_reader(min_confidence: float = 0.1):
     patch is the whole card; the second when it is not (a corner still covered, a card beside
     it taken in). Raises CardModelMissing now, not at the first card."""
     from vision.classify import MODEL_PATH, NOT_CARD, default_classifier
-    from vision.recognise import recognise
+    from vision.recognise import quad_contains, recognise
     from vision.rectify import order_quad, rectify
 
     if not MODEL_PATH.is_file():
@@ -46,11 +46,11 @@ def recogniser_reader(min_confidence: float = 0.1):
         quad = order_quad(_patch_quad(*crop.shape[:2]))
         card = rectify(crop, quad)
         # A card reads the same both ways up: average the two looks, as `recognise` does.
-        probs = (classifier.probabilities([card]) + classifier.probabilities([card[::-1, ::-1]]))
-        order = [i for i in np.argsort(probs[0])[::-1] if labels[i] != NOT_CARD]
+        probs = classifier.probabilities([card, card[::-1, ::-1]]).mean(axis=0)
+        order = [i for i in np.argsort(probs)[::-1] if labels[i] != NOT_CARD]
         # The best card even when `not_card` wins: the watcher saw a card come to rest, so
         # a weak guess (which the referee does not rule on) beats no card at all.
-        return CardReading(labels[order[0]], float(probs[0][order[0]] / 2), labels[order[1]])
+        return CardReading(labels[order[0]], float(probs[order[0]]), labels[order[1]])
 
     def read(crop: np.ndarray, t_s: float) -> CardReading | None:
         h, w = crop.shape[:2]
@@ -58,7 +58,7 @@ def recogniser_reader(min_confidence: float = 0.1):
         sightings = recognise(crop, classifier, min_confidence=min_confidence,
                               accept_quad=lambda quad: _is_the_card(quad, w, h))
         centre = (w / 2, h / 2)
-        sightings = [s for s in sightings if _covers(s.quad, centre)]
+        sightings = [s for s in sightings if quad_contains(s.quad, centre)]
         best = max(sightings, key=lambda s: s.confidence, default=None)
         found = CardReading(best.card, best.confidence, best.runner_up) if best else None
         candidates = [r for r in (patch, found) if r is not None and r.confidence >= min_confidence]
@@ -75,10 +75,6 @@ def _patch_quad(h: int, w: int) -> np.ndarray:
                        [pad_x, h - pad_y]])
 
 
-def _covers(quad, point: tuple[float, float]) -> bool:
-    return cv2.pointPolygonTest(np.asarray(quad, np.float32).reshape(-1, 1, 2), point, False) >= 0
-
-
 def _is_the_card(quad, w: int, h: int) -> bool:
     points = np.asarray(quad, np.float32)
     inside = bool((points[:, 0] >= -BORDER_PX).all() and (points[:, 0] <= w - 1 + BORDER_PX).all()
@@ -86,7 +82,7 @@ def _is_the_card(quad, w: int, h: int) -> bool:
                   and (points[:, 1] <= h - 1 + BORDER_PX).all())
     hugs_border = (points[:, 0].min() <= BORDER_PX and points[:, 0].max() >= w - 1 - BORDER_PX
                    and points[:, 1].min() <= BORDER_PX and points[:, 1].max() >= h - 1 - BORDER_PX)
-    expected = abs(float(cv2.contourArea(_patch_quad(h, w))))
+    expected = w * h / (1 + 2 * READ_PAD_CARDS) ** 2  # the patch's rectangle
     area = abs(float(cv2.contourArea(points)))
     return inside and not hugs_border and \
         CARD_AREA_IN_CROP[0] * expected <= area <= CARD_AREA_IN_CROP[1] * expected

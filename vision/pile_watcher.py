@@ -161,15 +161,15 @@ READ_WAIT_S = 2.0
 """How long a new card's reading may wait for a frame with no hand over the pile. The event
 comes this much later at most; its `t` is still when the card came to rest."""
 
-READ_MIN_CARDS = 1.3
-"""... and at least this many cards' size (long side along the patch's long side): a card that
-landed on a similar one differs from the pile only in places, so its patch may be a part of
-it, and the reader must see all of it."""
-
 READ_PAD_CARDS = 0.15
 """The crop given to the reader is the card's patch turned square to the image, with this
 fraction of its size added on each side: the reader may read the patch itself as the card, or
 find the card's outline in the crop (the locator needs some table around a card)."""
+
+READ_MIN_CARDS = 1.3
+"""... and at least this many cards' size (long side along the patch's long side): a card that
+landed on a similar one differs from the pile only in places, so its patch may be a part of
+it, and the reader must see all of it."""
 
 
 @dataclass

@@ -65,9 +65,10 @@ class CardSighting:
         }
 
 
-def _inside(point: np.ndarray, quad: np.ndarray) -> bool:
-    return cv2.pointPolygonTest(quad.reshape(-1, 1, 2), (float(point[0]), float(point[1])),
-                                False) >= 0
+def quad_contains(quad: np.ndarray, point) -> bool:
+    """Whether `point` (x, y) lies in or on `quad` (4x2, image pixels)."""
+    return cv2.pointPolygonTest(np.asarray(quad, np.float32).reshape(-1, 1, 2),
+                                (float(point[0]), float(point[1])), False) >= 0
 
 
 def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
@@ -117,14 +118,14 @@ def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
     readings = [r for i, r in enumerate(readings) if card_shaped[i] or not any(
         ENCLOSING_AREA[0] * areas[i] < areas[j] < ENCLOSING_AREA[1] * areas[i]
         and o[0] >= ENCLOSING_CONFIDENCE * r[0]
-        and _inside(r[3].mean(axis=0), o[3]) for j, o in enumerate(readings))]
+        and quad_contains(o[3], r[3].mean(axis=0)) for j, o in enumerate(readings))]
     kept: list[CardSighting] = []
     kept_quads: list[np.ndarray] = []
     for conf, top, second, q in readings:
         c = q.mean(axis=0)
         # One card, one reading: a quad overlapping a surer one is the same card (or a card
         # under it in a pile, of which only edges show).
-        if any(_inside(c, k) or _inside(k.mean(axis=0), q) for k in kept_quads):
+        if any(quad_contains(k, c) or quad_contains(q, k.mean(axis=0)) for k in kept_quads):
             continue
         kept_quads.append(q)
         kept.append(CardSighting(
