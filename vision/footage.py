@@ -278,15 +278,9 @@ class FootageRenderer:
 
     def frames(self) -> Iterator[tuple[float, np.ndarray]]:
         """(t, BGR image) for every frame, in order."""
-        pending = list(self.pile_changes)
-        undo: list[tuple[tuple[int, int, int, int], np.ndarray, np.ndarray]] = []
-        shadow_rng = np.random.default_rng(self.scenario.seed + 1)
-        shadow_paths = [(s, shadow_rng.uniform(0, 1, 4)) for s in self.scenario.shadows]
-        for index in range(self.frame_count()):
-            t = index / self.fps
-            while pending and pending[0].t <= t + 1e-9:
-                self._apply(pending.pop(0), undo)
-            yield t, self._compose(t, index, shadow_paths)
+        times = [index / self.fps for index in range(self.frame_count())]
+        for t, image, _, _ in self.stills(times):
+            yield t, image
 
     def stills(self, times: list[float]) -> Iterator[tuple[float, np.ndarray, str | None,
                                                            np.ndarray | None]]:
