@@ -3,8 +3,9 @@ encoding) at 320x180, so each clip costs well under a second."""
 
 from __future__ import annotations
 
+from calibration.camera import save_camera_section
 from vision.card_readers import TruthReader
-from vision.footage import FootageRenderer
+from vision.footage import FootageRenderer, render_footage
 from vision.frames import frame_from_image
 from vision.layout import TableLayout
 from vision.scenario import Scenario
@@ -29,3 +30,13 @@ def watch(scenario: dict, size: tuple[int, int] = TINY) -> tuple[list[dict], lis
 
 def of_kind(events: list[dict], kind: str) -> list[dict]:
     return [e for e in events if e["kind"] == kind]
+
+
+def render_clip(scenario: dict, folder, size: tuple[int, int] = TINY):
+    """`scenario` rendered to folder/game.mp4 (with sound) and a room profile for its table:
+    (video, profile, a reader of its ground-truth cards)."""
+    video = folder / "game.mp4"
+    footage = render_footage(Scenario.model_validate(scenario), video, size)
+    profile = folder / "room.toml"
+    save_camera_section(profile, TableLayout().camera_profile(scenario["players"], size=size))
+    return video, profile, TruthReader(footage.events[1:])

@@ -7,17 +7,12 @@ import subprocess
 import sys
 
 import pytest
+from table_helpers import render_clip
 
 from bruno.report import ReportInput, render_report
 from bruno.review_notes import NotesError, read_notes, table_setup
 from bruno.review_pipeline import ReviewError, review_footage
-from calibration.camera import save_camera_section
-from vision.card_readers import TruthReader
-from vision.footage import render_footage
-from vision.layout import TableLayout
-from vision.scenario import Scenario
 
-TINY = (180, 320)
 # Seat 1 deals the red 5; seat 2 plays the red 7 (seat 2 is to play only when seat 1 deals).
 SCENARIO = {"players": 4, "dealer": 1, "seed": 5, "duration_s": 5.0,
             "plays": [{"t": 1.0, "seat": 1, "card": "r_5", "linger_s": 0.1},
@@ -36,13 +31,10 @@ def write_notes(path, lines) -> None:
 @pytest.fixture(scope="module")
 def clip(tmp_path_factory):
     folder = tmp_path_factory.mktemp("notes")
-    video = folder / "game.mp4"
-    footage = render_footage(Scenario.model_validate(SCENARIO), video, TINY)
-    room = folder / "room.toml"
-    save_camera_section(room, TableLayout().camera_profile(4, size=TINY))
+    video, room, reader = render_clip(SCENARIO, folder)
     notes = folder / "game.notes.jsonl"
     write_notes(notes, NOTES)
-    return video, room, notes, TruthReader(footage.events[1:])
+    return video, room, notes, reader
 
 
 def test_the_notes_set_the_table_and_their_events_are_ruled_on(clip, tmp_path):

@@ -5,15 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from table_helpers import render_clip
 
 from bruno.review_pipeline import ReviewError, review_footage
-from calibration.camera import save_camera_section
 from vision.card_readers import TruthReader
-from vision.footage import render_footage
-from vision.layout import TableLayout
-from vision.scenario import Scenario
 
-TINY = (180, 320)
 # Seat 1 deals a blue 4; seat 2 inserts the other blue 4 and never knocks.
 SCENARIO = {"players": 4, "dealer": 1, "seed": 5, "duration_s": 5.0,
             "plays": [{"t": 1.0, "seat": 1, "card": "b_4", "linger_s": 0.1},
@@ -23,12 +19,7 @@ SCENARIO = {"players": 4, "dealer": 1, "seed": 5, "duration_s": 5.0,
 
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("review")
-    clip = folder / "game.mp4"
-    footage = render_footage(Scenario.model_validate(SCENARIO), clip, TINY)
-    profile = folder / "room.toml"
-    save_camera_section(profile, TableLayout().camera_profile(4, size=TINY))
-    return clip, profile, TruthReader(footage.events[1:])
+    return render_clip(SCENARIO, tmp_path_factory.mktemp("review"))
 
 
 def test_the_review_folder_rules_on_what_the_footage_shows(rendered, tmp_path):
