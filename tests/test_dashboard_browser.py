@@ -14,6 +14,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -66,13 +67,19 @@ def table(tmp_path: Path) -> RefereeTable:
     return RefereeTable(players=4, profile=tmp_path / "room.toml")
 
 
-@pytest.fixture
-def page(browser, table) -> Iterator[Any]:
-    """The dashboard of `table`, open in the browser and connected."""
-    with start_dashboard(table) as dashboard:
+@contextmanager
+def dashboard_open(browser: Any, backend: Any) -> Iterator[Any]:
+    """The dashboard of `backend`, open in the browser and connected."""
+    with start_dashboard(backend) as dashboard:
         browser.get(dashboard.url)
         wait_for(browser, lambda: text(browser, "connection") == "live")
         yield browser
+
+
+@pytest.fixture
+def page(browser, table) -> Iterator[Any]:
+    with dashboard_open(browser, table) as opened:
+        yield opened
 
 
 def wait_for(driver: Any, condition: Callable[[], Any], timeout_s: float = WAIT_S) -> Any:
@@ -334,10 +341,8 @@ def live(tmp_path: Path) -> Iterator[Any]:
 
 @pytest.fixture
 def live_page(browser, live) -> Iterator[Any]:
-    with start_dashboard(live) as dashboard:
-        browser.get(dashboard.url)
-        wait_for(browser, lambda: text(browser, "connection") == "live")
-        yield browser
+    with dashboard_open(browser, live) as opened:
+        yield opened
 
 
 def play_live(live: Any, card: str, seat: int | None) -> None:
