@@ -56,16 +56,24 @@ def make_set(n: int, seed: int, workers: int, cache: Path | None, footage: bool 
              ) -> tuple[np.ndarray, np.ndarray]:
     """`n` rendered crops (uint8 [n, H, W, 3]) and their label indices, cached as .npz.
     `footage`: cards printed in the synthetic footage's style (`vision.footage.footage_style`)."""
+    def render() -> tuple[np.ndarray, np.ndarray]:
+        t0 = time.time()
+        with Pool(workers) as pool:
+            xs = pool.map(_render_one, [(i, seed, footage) for i in range(n)], chunksize=64)
+        print(f"rendered {n} crops (seed {seed}) in {time.time() - t0:.0f} s", flush=True)
+        return np.stack(xs), np.array([_label_for(i) for i in range(n)], np.int64)
+
+    return _cached(cache, render, size=n)
+
+
+def _cached(cache: Path | None, build, size: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(x, y) from the .npz `cache` when it is there (and holds `size` items, if given), else
+    built and saved there."""
     if cache is not None and cache.exists():
         data = np.load(cache)
-        if len(data["y"]) == n:
+        if size is None or len(data["y"]) == size:
             return data["x"], data["y"]
-    t0 = time.time()
-    with Pool(workers) as pool:
-        xs = pool.map(_render_one, [(i, seed, footage) for i in range(n)], chunksize=64)
-    x = np.stack(xs)
-    y = np.array([_label_for(i) for i in range(n)], np.int64)
-    print(f"rendered {n} crops (seed {seed}) in {time.time() - t0:.0f} s", flush=True)
+    x, y = build()
     if cache is not None:
         cache.parent.mkdir(parents=True, exist_ok=True)
         np.savez(cache, x=x, y=y)
@@ -117,19 +125,16 @@ def _pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
 
 def pile_crops(seeds: range, workers: int, cache: Path | None) -> tuple[np.ndarray, np.ndarray]:
     """Crops of the pile's top card from synthetic footage games `seeds`, cached as .npz."""
-    if cache is not None and cache.exists():
-        data = np.load(cache)
-        return data["x"], data["y"]
-    t0 = time.time()
-    with Pool(workers) as pool:
-        games = pool.map(_pile_crops_of_game, list(seeds))
-    x = np.stack([c for xs, _ in games for c in xs])
-    y = np.array([label for _, ys in games for label in ys], np.int64)
-    print(f"cut {len(y)} pile crops from {len(games)} footage games in {time.time() - t0:.0f} s",
-          flush=True)
-    if cache is not None:
-        np.savez(cache, x=x, y=y)
-    return x, y
+    def cut() -> tuple[np.ndarray, np.ndarray]:
+        t0 = time.time()
+        with Pool(workers) as pool:
+            games = pool.map(_pile_crops_of_game, list(seeds))
+        y = np.array([label for _, ys in games for label in ys], np.int64)
+        print(f"cut {len(y)} pile crops from {len(games)} footage games in "
+              f"{time.time() - t0:.0f} s", flush=True)
+        return np.stack([c for xs, _ in games for c in xs]), y
+
+    return _cached(cache, cut)
 
 
 # ---------------------------------------------------------------------------------------------
