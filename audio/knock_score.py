@@ -1,9 +1,17 @@
 """What a knuckle knock on a table sounds like, and how sure we are that an onset is one.
 
 Each feature of an onset is turned into a *margin*: how far it lies on the knock side of
-its boundary, in units of that feature's typical spread (0 = on the boundary). The
-confidence is a logistic of the smallest margin, so an onset is a knock only when every
-feature agrees — one loud, knock-like feature cannot outvote a cough's slow decay.
+its boundary, in units of that feature's typical spread (0 = on the boundary). The two level
+margins (strength over the floor, jump over the sound before) must each be positive on their
+own. The five shape margins (decay, flatness, attack, centroid, ring) are combined by a
+*soft minimum* (`combined_margin`): -log(sum(exp(-min(margin, cap)))), plus a bias. Like the
+plain minimum, one knock-like feature cannot outvote a cough's slow decay; unlike it, an
+onset that is borderline on *several* shape features at once (a laugh: decay, centroid and
+ring all near their limits) scores lower than one borderline on one feature and clearly
+knock-like on the rest (a knuckle through another microphone). That let the shape limits be
+looser for the same false knocks (audio/README.md, third round). The level margins stay hard:
+in noise they weaken together with the shape, and a soft minimum over them lost knocks at
+0 dB SNR.
 
 The boundaries (defaults of `KnockModel`) sit between the feature distributions measured
 on the *tune* split of knocks-dev (5th-95th percentiles of the onsets the detector found;
@@ -14,7 +22,7 @@ see `audio/README.md`):
 | jump over the level before (>= 15 dB) | 42-58 dB | voices growing out of voices |
 | decay in the 20 ms after the peak (>= 6 dB) | 7.5-15.5 dB | laughs 0-7 dB |
 | attack, onset to peak (<= 7 ms) | 3.8-5.3 ms | coughs 2.8-30 (median 13) ms |
-| flatness of the added power (<= 0.03) | 0.003-0.0095 | claps 0.006-0.30 (median 0.12) |
+| flatness of the added power (<= 0.08) | 0.003-0.0095 (brighter mic: -0.058) | claps 0.006-0.30 |
 | centroid of the added power (250-1500 Hz) | 300-620 Hz | finger-pad taps 74-500 (median 118) Hz |
 | ring: >2 kHz over the room at the decision | 1-21 dB (<2 kHz: 40-50) | coughs, laughs 7-26 |
 
@@ -66,7 +74,9 @@ class KnockModel:
     min_decay_db: float = 6.0
     decay_spread_db: float = 1.5
     #: The added power's flatness must stay below this (a knock rings at a few resonances).
-    max_flatness: float = 0.030
+    #: 0.08 keeps knocks through a brighter microphone (tune knocks pre-emphasised by
+    #: a = 0.7 reach 0.058); chosen with the soft minimum (audio/README.md, third round).
+    max_flatness: float = 0.080
     #: Spread of log10(flatness).
     flatness_spread_log10: float = 0.25
     #: The added power's centroid must lie in this band (Hz).
@@ -91,6 +101,13 @@ class KnockModel:
     #: Softness of the strength gate (dB); the gate itself is `DetectorParams.min_strength_db`.
     strength_spread_db: float = 3.0
     min_strength_db: float = 15.0
+    #: The soft minimum of the shape margins counts each up to this (in spreads), so a
+    #: margin far on the knock side counts as merely "clear" ...
+    combine_cap: float = 3.0
+    #: ... and this is added to it. With 0.5, the shape is on the line where one feature is
+    #: 0.37 spreads past its boundary and the other four are clear, or two are 0.29 inside
+    #: theirs, or all five 1.11 inside.
+    combine_bias: float = 0.5
 
 
 def knock_margins(features: OnsetFeatures, model: KnockModel) -> dict[str, float]:
@@ -117,7 +134,21 @@ def knock_margins(features: OnsetFeatures, model: KnockModel) -> dict[str, float
     }
 
 
+#: The margins that must each be positive on their own (levels); the others are shape.
+LEVEL_MARGINS = ("strength", "jump")
+
+
+def combined_margin(margins: dict[str, float], model: KnockModel) -> float:
+    """min(level margins, `combine_bias` + soft minimum of the shape margins capped at
+    `combine_cap`): >= 0 is a knock."""
+    shape = [m for name, m in margins.items() if name not in LEVEL_MARGINS]
+    soft = model.combine_bias - math.log(
+        sum(math.exp(-min(m, model.combine_cap)) for m in shape)
+    )
+    return min(soft, *(margins[name] for name in LEVEL_MARGINS))
+
+
 def knock_confidence(features: OnsetFeatures, model: KnockModel) -> float:
-    """0..1: how much the onset looks like a knuckle knock (0.5 = on a boundary)."""
-    weakest = min(knock_margins(features, model).values())
-    return 1.0 / (1.0 + math.exp(-2.0 * weakest))
+    """0..1: how much the onset looks like a knuckle knock (0.5 = the acceptance line)."""
+    score = combined_margin(knock_margins(features, model), model)
+    return 1.0 / (1.0 + math.exp(-2.0 * max(score, -300.0)))

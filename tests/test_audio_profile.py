@@ -88,8 +88,8 @@ def test_the_detector_model_follows_the_calibrated_knocks():
 def test_a_table_with_slow_soft_knocks_loosens_the_shape_limits_and_never_tightens_them():
     default = knock_model_for(None)
     soft = knock_model_for(MIC.model_copy(update={"knock_attack_ms": 9.0, "knock_decay_db": 6.0,
-                                                  "knock_flatness": 0.02}))
-    assert soft.max_attack_ms == 13.5 and soft.min_decay_db == 4.5 and soft.max_flatness == 0.06
+                                                  "knock_flatness": 0.04}))
+    assert soft.max_attack_ms == 13.5 and soft.min_decay_db == 4.5 and soft.max_flatness == 0.12
     sharp = knock_model_for(MIC.model_copy(update={"knock_attack_ms": 1.0, "knock_decay_db": 30.0,
                                                    "knock_flatness": 0.001}))
     assert sharp.max_attack_ms == default.max_attack_ms
