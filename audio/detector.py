@@ -109,13 +109,14 @@ class Knock:
 
 
 class _Ring:
-    """The last `size` floats, in no particular order (enough for medians and percentiles)."""
+    """The last `size` floats (or rows of `width` floats), in no particular order (enough
+    for medians and percentiles)."""
 
-    def __init__(self, size: int) -> None:
-        self._data = np.zeros(size)
+    def __init__(self, size: int, width: int = 0) -> None:
+        self._data = np.zeros((size, width) if width else size)
         self.count = 0
 
-    def push(self, value: float) -> None:
+    def push(self, value) -> None:
         self._data[self.count % len(self._data)] = value
         self.count += 1
 
@@ -182,16 +183,17 @@ class KnockDetector:
         self._levels: deque[float] = deque(maxlen=self._lag + 1)
         self._powers: deque[np.ndarray] = deque(maxlen=self._lag + 1)
         self._flux_history = _Ring(round(p.threshold_history_s / p.hop_s))
-        self._level_history = _Ring(round(p.floor_history_s / p.hop_s))
+        # Per frame: the level, and the levels above and below HIGH_BAND_HZ (the room's
+        # floor and its floors in those bands are percentiles of these, computed together).
+        self._level_history = _Ring(round(p.floor_history_s / p.hop_s), width=3)
         self._threshold_db = p.min_flux_db
         self._floor_db = self.model.noise_floor_db
         self._last_knock_frame = -(10**9)
         self._rise_frames = max(1, round(p.rise_s / p.hop_s))
         self._pending: _Pending | None = None
-        self._high_bins = self._analyser.freqs_hz >= HIGH_BAND_HZ
-        self._high_history = _Ring(round(p.floor_history_s / p.hop_s))
+        # The first FFT bin at or above HIGH_BAND_HZ (bins rise, so the band is a slice).
+        self._high_start = int(np.searchsorted(self._analyser.freqs_hz, HIGH_BAND_HZ))
         self._high_floor_db: float | None = None
-        self._low_history = _Ring(round(p.floor_history_s / p.hop_s))
         self._low_floor_db: float | None = None
         self.rejected: list[Knock] = []
 
@@ -216,8 +218,8 @@ class KnockDetector:
             levels = levels_db(powers)
             logs = log_power_db(powers if self._bands is None else powers @ self._bands.T)
             fluxes = self._fluxes(logs)
-            highs = levels_db(powers[:, self._high_bins]).tolist()
-            lows = levels_db(powers[:, ~self._high_bins]).tolist()
+            highs = levels_db(powers[:, self._high_start :]).tolist()
+            lows = levels_db(powers[:, : self._high_start]).tolist()
             for power, level, flux, high, low in zip(
                 powers, levels.tolist(), fluxes.tolist(), highs, lows, strict=True
             ):
@@ -258,9 +260,8 @@ class KnockDetector:
         pre_power = self._powers[0] if self._powers else np.zeros_like(power)
         self._levels.append(level)
         self._powers.append(power)
-        self._update_floor(level)
+        self._update_floors(level, high, low)
         self._update_threshold(flux)
-        self._update_band_floors(high, low)
         is_onset = (
             flux > self._threshold_db
             # Half the knock strength at the first frame: the peak comes a few ms later.
@@ -319,28 +320,24 @@ class KnockDetector:
         self._pending = None
         return self._keep(self._decide(pending))
 
-    def _update_floor(self, level: float) -> None:
-        self._level_history.push(level)
-        # Re-estimated every 20 frames (100 ms): the floor moves slowly and this keeps the
-        # cost negligible. A profile's floor is trusted until 0.5 s of sound has been heard.
-        heard_enough = (
-            self._level_history.count * self.params.hop_s >= 0.5
-            or self.model.noise_floor_db is None
-        )
-        if self._frame % 20 == 0 and heard_enough:
-            history = self._level_history.values()
-            self._floor_db = float(np.percentile(history, self.params.floor_percentile))
+    def _update_floors(self, level: float, high: float, low: float) -> None:
+        self._level_history.push((level, high, low))
+        # Re-estimated every 20 frames (100 ms): the floors move slowly and this keeps the
+        # cost negligible. A profile's floor is trusted until 0.5 s of sound has been heard;
+        # the room's level above and below HIGH_BAND_HZ is estimated from the first frame.
+        if self._frame % 20 == 0 or self._high_floor_db is None:
+            floors = np.percentile(
+                self._level_history.values(), self.params.floor_percentile, axis=0
+            )
+            self._high_floor_db, self._low_floor_db = float(floors[1]), float(floors[2])
+            heard_enough = (
+                self._level_history.count * self.params.hop_s >= 0.5
+                or self.model.noise_floor_db is None
+            )
+            if self._frame % 20 == 0 and heard_enough:
+                self._floor_db = float(floors[0])
         if self._floor_db is None:
             self._floor_db = level
-
-    def _update_band_floors(self, high: float, low: float) -> None:
-        # The room's level above and below HIGH_BAND_HZ, estimated like the noise floor.
-        self._high_history.push(high)
-        self._low_history.push(low)
-        if self._frame % 20 == 0 or self._high_floor_db is None:
-            q = self.params.floor_percentile
-            self._high_floor_db = float(np.percentile(self._high_history.values(), q))
-            self._low_floor_db = float(np.percentile(self._low_history.values(), q))
 
     def _update_threshold(self, flux: float) -> None:
         self._flux_history.push(flux)
