@@ -46,3 +46,33 @@ def test_confidence_is_one_half_on_the_acceptance_line():
     assert knock_confidence(knock, MODEL) == 1 / (1 + math.exp(-2 * score)) > 0.5
     slow = OnsetFeatures(**{**knock.__dict__, "decay_db": 2.0})  # a voice: barely falls
     assert knock_confidence(slow, MODEL) < 0.5
+
+
+def test_the_tune_scorers_vectorised_rule_is_the_detectors_rule():
+    import numpy as np
+
+    from audio.tune_scorer import Onset, Table, version
+
+    rng = np.random.default_rng(0)
+    found = []
+    for _ in range(300):
+        features = OnsetFeatures(
+            strength_db=rng.uniform(5, 60), pre_level_db=rng.uniform(-5, 30),
+            decay_db=rng.uniform(0, 15), flux_db=10.0, centroid_hz=rng.uniform(80, 3000),
+            flatness=10 ** rng.uniform(-3, -0.5), floor_db=-60.0,
+            attack_ms=rng.uniform(0, 15), ring_high_db=rng.uniform(0, 30),
+            ring_low_db=rng.uniform(0, 50))
+        found.append(Onset(features, fold=0, group="knock"))
+    accepted = Table(found).accepted(MODEL)
+    expected = [knock_confidence(o.features, MODEL) >= 0.5 for o in found]
+    assert accepted.tolist() == expected
+    assert 0 < sum(expected) < len(expected)  # both kinds of onset were drawn
+
+    def gain(name, hz):
+        tone = np.sin(np.arange(16000) * 2 * np.pi * hz / 16000).astype(np.float32)
+        return np.abs(version(tone, name)[100:]).max() / np.abs(tone).max()
+
+    # A brighter microphone: highs over lows up (> 3x at a = 0.7); a darker one: down.
+    assert gain("bright 0.7", 4000) / gain("bright 0.7", 200) > 3
+    assert gain("dark", 4000) / gain("dark", 200) < 0.5
+    assert len(version(np.zeros(16000, np.float32), "faster 1.15")) == int(16000 / 1.15)
