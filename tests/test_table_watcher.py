@@ -42,13 +42,31 @@ def test_two_cards_in_quick_succession_are_two_plays_by_two_seats():
         assert abs(seen["t"] - true["t"]) <= 0.1
 
 
+@pytest.mark.parametrize("seed", [20, 24, 30])
+def test_a_jump_in_while_the_first_hand_is_still_leaving_is_a_second_play(seed):
+    # The second arm comes in while the first hand still lingers over its card: the first
+    # card must be confirmed as soon as that hand uncovers it, and the second card named
+    # after the arm that carried it, not the one leaving.
+    first, second = seed % 4, (seed + 2) % 4
+    found, truth = watch({"players": 4, "seed": seed, "duration_s": 4.0, "plays": [
+        {"t": 1.0, "seat": first, "card": "r_5", "linger_s": 0.25},
+        {"t": 1.6, "seat": second, "card": "r_5", "linger_s": 0.1}]})
+    cards = of_kind(found, "card")
+    assert [c["seat"] for c in cards] == [first, second]
+    for seen, true in zip(cards, of_kind(truth, "card"), strict=True):
+        assert abs(seen["t"] - true["t"]) <= 0.1
+
+
 def test_a_card_taken_back_is_card_removed_and_no_new_play():
-    found, _ = watch({"players": 3, "seed": 4, "duration_s": 5.5, "plays": [
+    found, truth = watch({"players": 3, "seed": 4, "duration_s": 5.5, "plays": [
         {"t": 1.0, "seat": 0, "card": "b_9"},
         {"t": 2.4, "seat": 1, "card": "r_skip", "linger_s": 0.1}],
         "takebacks": [{"t": 3.8, "seat": 1}]})
     assert [c["card"] for c in of_kind(found, "card")] == ["b_9", "r_skip"]
-    assert [c["card"] for c in of_kind(found, "card_removed")] == ["r_skip"]
+    removed = of_kind(found, "card_removed")
+    assert [c["card"] for c in removed] == ["r_skip"]
+    # Backdated to when the card under it showed, not when the hand had gone.
+    assert abs(removed[0]["t"] - of_kind(truth, "card_removed")[0]["t"]) <= 0.3
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])

@@ -13,7 +13,7 @@ brightness by more than a passing shadow does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -73,6 +73,19 @@ class Arm:
     area_px: float
     entry_angle_deg: float
     seat: int | None
+    blob: tuple[int, int, np.ndarray] | None = field(default=None, compare=False, repr=False)
+    """(x, y, mask): the arm's pixels at ARM_SCALE, a bool mask whose top-left corner is at
+    (x, y) of the ARM_SCALE frame."""
+
+    def covers(self, xs: np.ndarray, ys: np.ndarray) -> int:
+        """How many of the analysis-frame points (xs, ys) the arm's pixels cover."""
+        if self.blob is None:
+            return 0
+        x, y, mask = self.blob
+        ax = (xs * ARM_SCALE).astype(int) - x
+        ay = (ys * ARM_SCALE).astype(int) - y
+        inside = (ax >= 0) & (ay >= 0) & (ax < mask.shape[1]) & (ay < mask.shape[0])
+        return int(mask[ay[inside], ax[inside]].sum())
 
 
 class ArmTracker:
@@ -87,6 +100,8 @@ class ArmTracker:
         self.foreground_age = np.zeros((1, 1), np.int32)
         self.base_median: np.ndarray | None = None
         self.min_area = MIN_ARM_AREA_CARDS * card_height_px ** 2 * 2 / 3 * ARM_SCALE ** 2
+        self.last_image: np.ndarray | None = None
+        self.table: np.ndarray | None = None  # the background never taken from foreground
 
     def foreground(self, small: np.ndarray) -> np.ndarray:
         """A 0/1 uint8 mask (at ARM_SCALE) of what is not the table; updates the background."""
@@ -97,26 +112,46 @@ class ArmTracker:
         if self.background is None:
             self.background = img.copy()
             self.foreground_age = np.zeros(img.shape[:2], np.int32)
-        bg = self.background
-        sum_img = img.sum(axis=2) + 1.0
-        sum_bg = bg.sum(axis=2) + 1.0
-        ratio = sum_img / sum_bg
-        chroma = np.abs(img / sum_img[..., None] - bg / sum_bg[..., None]).sum(axis=2)
-        lit = np.minimum(sum_img, sum_bg) > 3 * DARK_LEVEL
-        fg = (ratio > BRIGHTNESS_RATIO_MAX) | (ratio < 1 / BRIGHTNESS_RATIO_MAX)
-        fg &= np.abs(sum_img - sum_bg) > MIN_SUM_DIFF
-        fg |= lit & (chroma > CHROMA_DIFF_MIN)
-        mask = cv2.morphologyEx(fg.astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        self.last_image = img
+        if self.table is None:
+            self.table = img.copy()
+        mask = cv2.morphologyEx(_differs(img, self.background).astype(np.uint8), cv2.MORPH_OPEN,
+                                np.ones((2, 2), np.uint8))
         if mask.mean() > RESET_FOREGROUND_FRACTION:
             # No arm covers most of the table: the camera moved or the light changed in a way
             # normalising did not explain. Start again from this picture.
             self.background = img.copy()
+            self.table = img.copy()
             return np.zeros_like(mask)
+        # A ghost: the background took in an arm that rested long, the arm has gone, and the
+        # bare table shows again. It is table, at once.
+        ghost = (mask > 0) & ~_differs(img, self.table)
+        if ghost.any():
+            mask[ghost] = 0
+            self.background[ghost] = img[ghost]
+        bare = mask == 0
+        self.table[bare] += (img[bare] - self.table[bare]) * np.float32(BACKGROUND_RATE_STILL)
         self.foreground_age = np.where(mask > 0, self.foreground_age + 1, 0)
         fresh = (mask > 0) & (self.foreground_age < FOREGROUND_MAX_FRAMES)
         rate = np.where(fresh[..., None], BACKGROUND_RATE_FOREGROUND, BACKGROUND_RATE_STILL)
-        bg += (img - bg) * rate.astype(np.float32)
+        self.background += (img - self.background) * rate.astype(np.float32)
         return mask
+
+    def absorb(self, mask: np.ndarray, origin: tuple[int, int]) -> None:
+        """The pixels of `mask` (bool, analysis-frame pixels, its top-left corner at `origin`)
+        are table from now on: a card that came to rest. Until the background takes it in by
+        itself, a card just laid under a hand would be part of that hand's arm, and its far
+        end the arm's tip."""
+        if self.background is None or self.last_image is None:
+            return
+        h, w = self.background.shape[:2]
+        ys, xs = np.nonzero(mask)
+        ys = np.clip(((ys + origin[1]) * ARM_SCALE).astype(int), 0, h - 1)
+        xs = np.clip(((xs + origin[0]) * ARM_SCALE).astype(int), 0, w - 1)
+        self.background[ys, xs] = self.last_image[ys, xs]
+        if self.table is not None:
+            self.table[ys, xs] = self.last_image[ys, xs]
+        self.foreground_age[ys, xs] = 0
 
     def update(self, small: np.ndarray) -> list[Arm]:
         mask = self.foreground(small)
@@ -132,7 +167,8 @@ class ArmTracker:
                 continue
             if x > EDGE_PX and y > EDGE_PX and x + bw < w - EDGE_PX and y + bh < h - EDGE_PX:
                 continue  # does not reach the edge: not an arm
-            ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == label)
+            blob = labels[y:y + bh, x:x + bw] == label
+            ys, xs = np.nonzero(blob)
             xs, ys = xs + x, ys + y
             edge = (xs <= EDGE_PX) | (ys <= EDGE_PX) | (xs >= w - 1 - EDGE_PX) | \
                 (ys >= h - 1 - EDGE_PX)
@@ -143,8 +179,22 @@ class ArmTracker:
             tip = ((xs[far] + 0.5) * scale, (ys[far] + 0.5) * scale)
             angle = angle_deg(entry, self.pile_centre)
             arms.append(Arm(entry, tip, float(area) * scale * scale, angle,
-                            seat_of_angle(angle, self.seat_angles)))
+                            seat_of_angle(angle, self.seat_angles), (int(x), int(y), blob)))
         return arms
+
+
+def _differs(img: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """Pixels of `img` that a lamp or a passing shadow cannot have made from `ref`: their
+    brightness or their chromaticity moved too far (bool mask)."""
+    sum_img = img.sum(axis=2) + 1.0
+    sum_ref = ref.sum(axis=2) + 1.0
+    ratio = sum_img / sum_ref
+    chroma = np.abs(img / sum_img[..., None] - ref / sum_ref[..., None]).sum(axis=2)
+    lit = np.minimum(sum_img, sum_ref) > 3 * DARK_LEVEL
+    fg = (ratio > BRIGHTNESS_RATIO_MAX) | (ratio < 1 / BRIGHTNESS_RATIO_MAX)
+    fg &= np.abs(sum_img - sum_ref) > MIN_SUM_DIFF
+    fg |= lit & (chroma > CHROMA_DIFF_MIN)
+    return fg
 
 
 def normalise_brightness(img: np.ndarray, base_median: np.ndarray | None

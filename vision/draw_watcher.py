@@ -35,6 +35,11 @@ PILE_DWELL_FRAMES = 7
 """... for at least this many frames (a play's hand slows down, drops and lingers there; a hand
 crossing the discard pile on its way to a draw pile is over it for about four)."""
 
+LONG_DWELL_FRAMES = 8
+"""A hand that rests this many frames (0.27 s at 30 fps) on a draw pile is taking a card even
+if it was at the discard pile just before or goes there just after (a player who plays and
+then draws, or draws and then plays, with one movement of the arm)."""
+
 SAME_ARM_DEG = 20.0
 """Two arms entering within this many degrees of each other (seen from the pile) are one."""
 
@@ -45,8 +50,11 @@ REGION_GROW = 0.15
 @dataclass
 class _Reach:
     first_t: float | None = None
-    resting_frames: int = 0
+    resting_frames: int = 0  # frames the hand rested here while not on its way to or from play
+    all_resting_frames: int = 0  # ... and frames it rested here in all
+    all_first_t: float | None = None
     seats: list[int | None] = field(default_factory=list)
+    all_seats: list[int | None] = field(default_factory=list)
     missing_frames: int = 0
     last_tip: tuple[float, float] | None = None
     angle: float | None = None
@@ -85,6 +93,13 @@ class DrawWatcher:
                              for t, angle in self.pile_arms)
         return frames_at_pile < PILE_DWELL_FRAMES
 
+    @staticmethod
+    def _event(reach: _Reach) -> dict:
+        t, seats = reach.first_t, reach.seats
+        if reach.resting_frames < DWELL_FRAMES:  # a long rest by an arm that also played
+            t, seats = reach.all_first_t, reach.all_seats
+        return {"t": round(t, 4), "kind": "draw", "seat": vote(seats), "count": 1}
+
     def _remember_pile_arms(self, t_s: float, arms: list[Arm]) -> None:
         if self.pile_px is not None:
             px0, py0, px1, py1 = self.pile_px
@@ -101,12 +116,26 @@ class DrawWatcher:
             reach = self.reaches[index]
             inside = [a for a in arms if x0 <= a.tip[0] < x1 and y0 <= a.tip[1] < y1]
             if inside:
-                arm = inside[0]
+                same = [a for a in inside if reach.angle is None
+                        or angular_distance_deg(a.entry_angle_deg, reach.angle) <= SAME_ARM_DEG]
+                if not same:
+                    # Another arm now, from another side: the last one's reach is over, even if
+                    # the hands followed each other too fast for a gap.
+                    if self._is_draw(reach):
+                        events.append(self._event(reach))
+                    reach = self.reaches[index] = _Reach()
+                    same = inside
+                arm = same[0]
                 reach.missing_frames = 0
                 reach.angle = arm.entry_angle_deg
                 still = reach.last_tip is not None and math.dist(arm.tip, reach.last_tip) \
                     <= STILL_CARDS_PER_FRAME * self.card_height_px
                 reach.last_tip = arm.tip
+                if still:
+                    reach.all_resting_frames += 1
+                    reach.all_seats.append(arm.seat)
+                    if reach.all_first_t is None:
+                        reach.all_first_t = t_s
                 if still and not self._playing(arm):
                     reach.resting_frames += 1
                     reach.seats.append(arm.seat)
@@ -117,8 +146,7 @@ class DrawWatcher:
             reach.last_tip = None
             if reach.missing_frames >= GAP_FRAMES:
                 if self._is_draw(reach):
-                    events.append({"t": round(reach.first_t, 4), "kind": "draw",
-                                   "seat": vote(reach.seats), "count": 1})
+                    events.append(self._event(reach))
                 self.reaches[index] = _Reach()
         return events
 
@@ -127,7 +155,6 @@ class DrawWatcher:
         events = []
         for reach in self.reaches:
             if self._is_draw(reach):
-                events.append({"t": round(reach.first_t, 4), "kind": "draw",
-                               "seat": vote(reach.seats), "count": 1})
+                events.append(self._event(reach))
         self.reaches = [_Reach() for _ in self.regions]
         return events

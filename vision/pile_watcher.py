@@ -98,6 +98,11 @@ MAX_MOVING_IN_CARD = 0.03
 """A resting card has at most this fraction of its patch moving (sensor noise on edges); a
 card being pushed or a hand over it has far more."""
 
+MOVED_LATELY_FRAMES = 2
+"""... where moving means moved within this many frames. Pixels a leaving hand uncovered a
+moment ago have not been still for STABLE_FRAMES yet, but they are not moving: the card is
+confirmed at once, before a jump-in's hand comes over it."""
+
 MIN_PART_CARDS = 0.04
 """Changed specks smaller than this many card areas (compression noise, a crumb) are left out
 of the patch, or they would bend its shape."""
@@ -154,6 +159,18 @@ SEAT_WINDOW_S = 0.3
 SEAT_TIP_RADIUS_CARDS = 1.0
 """... and its tip is within this many card heights of the card's centre."""
 
+SEAT_MIN_COVER = 0.3
+"""An arm held the card's place in a frame when its pixels covered this fraction of the
+card's patch (a carried card is part of the arm that carries it) ..."""
+
+SEAT_HOLD_WINDOW_S = 0.15
+"""... in the last this many seconds before the card came to rest (earlier, a hand leaving
+the card before may cover more of the place than the card still on its way)."""
+
+CATCH_UP_CARDS = 0.35
+"""Once no hand is over the pile, the reference takes in the pile as it is this far (card
+heights) around a card just confirmed."""
+
 READ_FRAMES = 3
 """A new card is read in this many of the latest still frames, and the readings voted on."""
 
@@ -207,6 +224,8 @@ class _WaitingRead:
     frames: list[Frame]
     readings: list[CardReading] = field(default_factory=list)
     clean_frames: int = 0
+    caught_up: bool = False  # the reference took in the card's surroundings once uncovered
+    others: bool = False  # another hand (or one not named) came over the pile meanwhile
 
 
 @dataclass
@@ -237,6 +256,7 @@ class PileWatcher:
         self.hand_left = True  # no hand over the pile since the last card was confirmed
         self.waiting: _WaitingRead | None = None
         self.moving: np.ndarray | None = None
+        self.came_to_rest: np.ndarray | None = None  # this frame's new card (bool, region)
         edge = np.ones(self.shape, bool)
         edge[EDGE_TOUCH_PX:-EDGE_TOUCH_PX or None, EDGE_TOUCH_PX:-EDGE_TOUCH_PX or None] = False
         self.edge = edge
@@ -256,6 +276,7 @@ class PileWatcher:
 
     def _watch(self, frame: Frame, arms: list[Arm]) -> list[dict]:
         t = frame.t_s
+        self.came_to_rest = None
         crop, clipped = self._crop(frame.small)
         self._remember(t, crop, frame, arms)
         if self.reference is None:
@@ -317,8 +338,11 @@ class PileWatcher:
             self.arm_history.popleft()
 
     def _arm_over(self, arms: list[Arm]) -> bool:
+        return any(self._tip_over(a) for a in arms)
+
+    def _tip_over(self, arm: Arm) -> bool:
         x0, y0, x1, y1 = self.region_px
-        return any(x0 <= a.tip[0] < x1 and y0 <= a.tip[1] < y1 for a in arms)
+        return x0 <= arm.tip[0] < x1 and y0 <= arm.tip[1] < y1
 
     # -- confirming a card -----------------------------------------------------------------
 
@@ -335,7 +359,8 @@ class PileWatcher:
                 youngest = int(self.still_frames[resting].min())
                 hull = self._card_patch(
                     resting & (self.still_frames <= youngest + TOGETHER_FRAMES))
-        if hull is None or (self.still_frames[hull] < STABLE_FRAMES).mean() > MAX_MOVING_IN_CARD:
+        if hull is None or \
+                (self.still_frames[hull] < MOVED_LATELY_FRAMES).mean() > MAX_MOVING_IN_CARD:
             return []
         if _explained_by_light(crop[hull], self.reference[hull]):
             self._adopt(crop, hull)  # a shadow or glare over the top card, not a new card
@@ -351,13 +376,17 @@ class PileWatcher:
             self.reference = np.where(under[..., None], gone.before, self.reference)
             if gone.card is None:
                 return settled  # never read: it was not announced, so nothing to take back
-            return [*settled, {"t": round(t, 4), "kind": "card_removed", "card": gone.card}]
+            # Backdated like a card: to when what was under it showed (mostly) still.
+            gone_t = self._rest_time(crop, hull, t)
+            return [*settled, {"t": round(gone_t, 4), "kind": "card_removed",
+                               "card": gone.card}]
         rest_t = self._rest_time(crop, hull, t)
         seat = self._seat(hull, rest_t)
         last = self.played[-1] if self.played else None
         if last is not None and self._adjusts(last, hull, seat, rest_t):
             self._adopt(crop, hull | last.hull)
             last.hull = hull
+            self.came_to_rest = hull
             return []
         settled = self._settle_waiting()  # the card before this one is read now, or never
         self.hand_left = False
@@ -365,6 +394,7 @@ class PileWatcher:
         self.played.append(played)
         del self.played[:-8]
         self._adopt(crop, hull)
+        self.came_to_rest = hull
         self.waiting = _WaitingRead(played, t, list(self.recent_frames))
         return settled
 
@@ -377,8 +407,15 @@ class PileWatcher:
         assert waiting is not None
         if frame.t_s - waiting.confirmed_t > self.read_wait_s:
             return self._settle_waiting()
+        if self._arm_over(arms):
+            seat = waiting.played.seat
+            waiting.others |= seat is None or any(
+                a.seat != seat for a in arms if self._tip_over(a))
         if frame.t_s <= waiting.confirmed_t or self._arm_over(arms):
             return []
+        if not waiting.caught_up:
+            self._catch_up(waiting.played, waiting.others)
+            waiting.caught_up = True
         hull = self._whole_card(waiting.played)
         if self.moving is None or self.moving[hull].mean() > MAX_MOVING_IN_CARD:
             return []
@@ -389,6 +426,24 @@ class PileWatcher:
         if waiting.clean_frames >= READ_FRAMES:
             return self._settle_waiting()
         return []
+
+    def _catch_up(self, played: _Played, others: bool) -> None:
+        """The first frame with no hand over the pile after a card was confirmed: around the
+        card, where the pile before it shows again, the hand that was there (and may have been
+        taken in with the card) has gone: the reference becomes the pile as it is now. When no
+        other hand came over the pile meanwhile (`others` False), the same goes for the rest
+        of the card, which the hand uncovered: it is that card, not a new one."""
+        r = max(1, round(CATCH_UP_CARDS * self.card_height_px))
+        near = cv2.dilate(played.hull.astype(np.uint8), np.ones((2 * r + 1, 2 * r + 1),
+                                                                 np.uint8)) > 0
+        if self.moving is None or self.moving[near].mean() > MAX_MOVING_IN_CARD:
+            return
+        now = self.previous
+        take = near & ~played.hull & (_l1(now, played.before) <= CHANGE_L1)
+        if not others:
+            take |= near
+        self.reference[take] = now[take]
+        self.stale_since[take] = np.inf
 
     def _whole_card(self, played: _Played) -> np.ndarray:
         """The card's patch now that nothing covers it: what differs from the pile before it
@@ -485,19 +540,29 @@ class PileWatcher:
         return rest
 
     def _seat(self, hull: np.ndarray, rest_t: float) -> int | None:
+        """The seat of the arm that held the card's place just before it came to rest (the
+        card was in its hand); failing that, of the arm whose tip was nearest the card."""
         ys, xs = np.nonzero(hull)
-        centre = (xs.mean() + self.region_px[0], ys.mean() + self.region_px[1])
+        xs = xs + self.region_px[0]
+        ys = ys + self.region_px[1]
+        centre = (xs.mean(), ys.mean())
         radius2 = (SEAT_TIP_RADIUS_CARDS * self.card_height_px) ** 2
-        votes = []
+        min_cover = SEAT_MIN_COVER * len(xs)
+        holding, nearest = [], []
         for t, arms in self.arm_history:
             if not rest_t - SEAT_WINDOW_S <= t <= rest_t + 0.05:
                 continue
+            if t >= rest_t - SEAT_HOLD_WINDOW_S:
+                cover = [(a.covers(xs, ys), a.seat) for a in arms]
+                cover = [c for c in cover if c[0] >= min_cover]
+                if cover:
+                    holding.append(max(cover, key=lambda c: c[0])[1])
             near = [((a.tip[0] - centre[0]) ** 2 + (a.tip[1] - centre[1]) ** 2, a.seat)
                     for a in arms]
             near = [n for n in near if n[0] <= radius2]
             if near:
-                votes.append(min(near, key=lambda n: n[0])[1])
-        return vote(votes)
+                nearest.append(min(near, key=lambda n: n[0])[1])
+        return vote(holding) if holding else vote(nearest)
 
     def _read(self, hull: np.ndarray, frames: list[Frame]) -> CardReading | None:
         ys, xs = np.nonzero(hull)

@@ -62,6 +62,10 @@ class TableWatcher:
         arms = watchers.arms.update(frame.small)
         self.last_arms = arms
         events = watchers.pile.update(frame, arms)
+        if watchers.pile.came_to_rest is not None:
+            # A card at rest is table, not the end of the arm that laid it.
+            x0, y0 = watchers.pile.region_px[:2]
+            watchers.arms.absorb(watchers.pile.came_to_rest, (x0, y0))
         events += watchers.draws.update(frame.t_s, arms)
         return events
 
