@@ -7,6 +7,7 @@ Drawing is separate from seeing: this module only draws what review already foun
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -81,9 +82,13 @@ def draw_overlay(image: np.ndarray, overlay: Overlay, t: float) -> np.ndarray:
     return out
 
 
-def write_annotated_video(source: str | Path, out: str | Path, overlay: Overlay) -> int:
+def write_annotated_video(source: str | Path, out: str | Path, overlay: Overlay, *,
+                          progress: Callable[[float], None] | None = None) -> int:
     """Decode `source`, draw the overlay on every frame, write `out` (H.264) with the original
-    sound stream copied unchanged. Returns the number of frames written."""
+    sound stream copied unchanged. Returns the number of frames written.
+
+    `progress`, when given, is called after every frame written with the seconds of footage
+    annotated so far (the end of that frame: never decreasing, the duration at the end)."""
     import av
 
     source, out = Path(source), Path(out)
@@ -92,6 +97,7 @@ def write_annotated_video(source: str | Path, out: str | Path, overlay: Overlay)
     except (av.error.FFmpegError, OSError) as error:
         raise AnnotationError(f"{source}: cannot be read as a video ({error})") from None
     frames = 0
+    annotated = 0.0
     with container:
         if not container.streams.video:
             raise AnnotationError(f"{source}: has no video stream")
@@ -128,6 +134,9 @@ def write_annotated_video(source: str | Path, out: str | Path, overlay: Overlay)
                             new.pts, new.time_base = frame.pts, frame.time_base
                             target.mux(video.encode(new))
                             frames += 1
+                            if progress is not None:
+                                annotated = max(annotated, t + 1 / rate)
+                                progress(float(annotated))
                 except av.error.FFmpegError:
                     pass  # a truncated file: keep what was annotated up to the break
                 target.mux(video.encode())

@@ -7,7 +7,7 @@ never leaves a half-written report that looks complete.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import numpy as np
@@ -80,8 +80,12 @@ def write_review_folder(folder: str | Path, video: str | Path, game: dict,
                         sound_checked: bool = True,
                         calibration_picture: np.ndarray | None = None,
                         notes: list[str] | None = None,
-                        annotate: bool = True) -> dict[str, Path]:
-    """Write the four files of a review into `folder`; return their paths by name."""
+                        annotate: bool = True,
+                        progress: Callable[[float], None] | None = None) -> dict[str, Path]:
+    """Write the four files of a review into `folder`; return their paths by name.
+
+    `progress`: called with the seconds of footage annotated so far while the annotated video
+    is written (see `write_annotated_video`); never called when not annotating."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     paths = {name: folder / name for name in
@@ -105,7 +109,7 @@ def write_review_folder(folder: str | Path, video: str | Path, game: dict,
         overlay = Overlay(events=events, rulings=rulings, pile_box=pile_box,
                           seat_angles_deg=seat_angles_deg)
         temporary = folder / "annotated.part.mp4"
-        write_annotated_video(video, temporary, overlay)
+        write_annotated_video(video, temporary, overlay, progress=progress)
         os.replace(temporary, paths["annotated.mp4"])
     else:
         del paths["annotated.mp4"]

@@ -7,6 +7,8 @@ The same referee path as live play and `bruno replay`: the merged events go thro
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,6 +25,45 @@ from vision.review import merge_events, review_video
 PROPOSAL_FRAME_AT_S = 3.0
 """With no profile, the camera set-up is proposed from the frame this far in: past the deal,
 with the dealer's card on the pile (as `bruno calibrate camera --from` does)."""
+
+
+PROGRESS_EVERY_S = 0.25
+"""Progress is passed on at most this often (wall time), and always at the end of a pass: a
+review reports a few times a second, whatever its frame rate."""
+
+ReviewProgress = Callable[[str, float], None]
+"""`progress(stage, seconds)`: `stage` is "watch" (vision over the frames; `seconds` of footage
+watched so far), "report" (the report is being written; `seconds` is 0) or "annotate" (the
+annotated video; `seconds` of footage annotated so far, only when annotating). Each pass's
+seconds never decrease and its last report is its end: the video's duration, or where a damaged
+file breaks off."""
+
+
+class ThrottledProgress:
+    """Passes a stage's progress on to `report` at most every `every_s` of wall time; `end`
+    passes on its latest value, so each stage's last report is where it ended."""
+
+    def __init__(self, report: ReviewProgress, every_s: float | None = None) -> None:
+        self.report = report
+        self.every_s = PROGRESS_EVERY_S if every_s is None else every_s
+        self.last_sent = float("-inf")
+        self.pending: tuple[str, float] | None = None
+
+    def stage(self, name: str) -> Callable[[float], None]:
+        def update(seconds: float) -> None:
+            now = time.monotonic()
+            if now - self.last_sent >= self.every_s:
+                self.last_sent, self.pending = now, None
+                self.report(name, seconds)
+            else:
+                self.pending = (name, seconds)
+        return update
+
+    def end(self) -> None:
+        if self.pending is not None:
+            self.report(*self.pending)
+            self.pending = None
+        self.last_sent = time.monotonic()
 
 
 class ReviewError(Exception):
@@ -87,11 +128,13 @@ def camera_setup(footage: Path, profile: Path | None, players: int | None) -> Ca
 def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardReader, *,
                    profile: Path | None = None, players: int | None = None,
                    dealer: int | None = None, variant: str | None = None,
-                   notes: Path | None = None, annotate: bool = True) -> ReviewOutcome:
+                   notes: Path | None = None, annotate: bool = True,
+                   progress: ReviewProgress | None = None) -> ReviewOutcome:
     """Review one file into `out_folder`; raise ReviewError when nothing can be read.
 
     `notes`: a notes file (`bruno.review_notes`) whose game line sets the table and whose
-    events join what was seen and heard; `players`, `dealer` and `variant` win over it."""
+    events join what was seen and heard; `players`, `dealer` and `variant` win over it.
+    `progress`: told how far the review is, a few times a second (see `ReviewProgress`)."""
     from bruno.review_outputs import write_review_folder
 
     footage = Path(footage)
@@ -109,11 +152,15 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
         added = checked_events(written, players) if written else []
     except NotesError as error:
         raise ReviewError(str(error)) from None
+    throttle = ThrottledProgress(progress) if progress is not None else None
     try:
         result = review_video(footage, setup.camera, read_card, players, game.dealer,
-                              listen=sound)
+                              listen=sound, progress=throttle and throttle.stage("watch"))
     except FrameSourceError as error:
         raise ReviewError(str(error)) from None
+    if throttle is not None:
+        throttle.end()
+        progress("report", 0.0)
     events = merge_events(result.events, added)
     parsed = [parse_event(e, players) for e in events]
     rulings = [r.to_dict() for r in replay(game.new_game(), parsed)]
@@ -131,7 +178,10 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
         pile_box=(pile.x, pile.y, pile.x + pile.w, pile.y + pile.h),
         seat_angles_deg=setup.camera.seat_angles_deg, sound_checked=sound,
         calibration_picture=setup.picture, notes=notes_text, annotate=annotate,
+        progress=throttle and throttle.stage("annotate"),
     )
+    if throttle is not None:
+        throttle.end()
     return ReviewOutcome(footage, Path(out_folder), files, events, rulings, sound,
                          result.error, notes_text, game.to_dict())
 

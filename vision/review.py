@@ -9,6 +9,7 @@ A video that breaks off keeps the events seen up to the break; `result.error` sa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -45,9 +46,13 @@ def merge_events(*streams: list[dict]) -> list[dict]:
 
 
 def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
-                 players: int | None = None, dealer: int = 0, listen: bool = True
-                 ) -> ReviewResult:
-    """Events from the video's frames and sound. `players` defaults to the profile's seats."""
+                 players: int | None = None, dealer: int = 0, listen: bool = True,
+                 progress: Callable[[float], None] | None = None) -> ReviewResult:
+    """Events from the video's frames and sound. `players` defaults to the profile's seats.
+
+    `progress`, when given, is called after every frame with the seconds of footage watched so
+    far (the end of that frame: never decreasing, the video's duration after its last frame);
+    it runs in the frame loop, so it should be cheap (`bruno.review_pipeline` throttles it)."""
     path = Path(path)
     players = players or camera.players
     game = {"t": 0.0, "kind": "game", "variant": "bruno", "players": players, "dealer": dealer}
@@ -59,11 +64,17 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
     seen: list[dict] = []
     frames = 0
     last_t = 0.0
+    watched = 0.0
     error = None
     try:
         for frame in read_video(path):
             seen += watcher.update(frame)
             frames += 1
+            if progress is not None:
+                # A frame lasts until the next one: its end is its start plus the last step.
+                step = frame.t_s - last_t if frames > 1 else 0.0
+                watched = max(watched, frame.t_s + step)
+                progress(watched)
             last_t = frame.t_s
     except FrameSourceError as failure:
         if frames == 0:
