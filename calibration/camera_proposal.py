@@ -9,6 +9,7 @@ seat 0 (DESIGN.md), or from explicit angles.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -37,8 +38,24 @@ MIN_DARK_AROUND = 0.45
 MAX_PILE_DISTANCE_CARDS = 2.5
 """The discard pile lies within this many card heights of the point between the draw piles."""
 
-MIN_FACE_COLOURS = 0.7
-"""A face-up card is mostly white print and strong ink; table textures and backs are not."""
+FACE_WHITE_SAT = 70
+"""HSV saturation below which a pixel may be a face's white paper."""
+
+FACE_WHITE_VALUE = 0.65
+"""...and its value above this fraction of the brightest pixel within a card's height."""
+
+FACE_INK_SAT = 100
+"""HSV saturation above which a pixel may be a face's coloured ink..."""
+
+FACE_INK_VALUE = 0.25
+"""...and its value above this fraction of that brightest pixel."""
+
+BACK_CLEARANCE_CARDS = 0.75
+"""The pile is not looked for within this many card heights of a draw pile's centre."""
+
+MIN_FACE_EVIDENCE = 0.03
+"""A card-sized window with less white-beside-ink than this fraction holds no face-up card
+(a still card scores 0.15-0.4; tables, backs and arms score below 0.015)."""
 
 DARK_LEVEL = 80
 """HSV value below which a pixel is black card back."""
@@ -65,6 +82,12 @@ def _card_backs(small: np.ndarray) -> list[tuple[tuple[float, float], float, np.
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         (cx, cy), (rw, rh), _ = cv2.minAreaRect(contours[0])
         grow = max(3, int(min(rw, rh) * 0.25))
+        x, y, bw, bh = cv2.boundingRect(contours[0])
+        if x < grow or y < grow or x + bw > small.shape[1] - grow or \
+                y + bh > small.shape[0] - grow:
+            # A red blob at the picture's edge: its black card round it cannot be seen, and
+            # a red patch of a patterned table there passed for a back (the real one lost).
+            continue
         ring = cv2.dilate(mask, np.ones((grow, grow), np.uint8)) - mask
         if ring.sum() == 0 or dark[ring > 0].mean() < MIN_DARK_AROUND:
             continue
@@ -73,48 +96,73 @@ def _card_backs(small: np.ndarray) -> list[tuple[tuple[float, float], float, np.
     return found
 
 
-def _face_up_card(image: np.ndarray, near: tuple[float, float], card_h: float,
-                  backs: list[tuple[float, float]]) -> tuple[float, float] | None:
-    """Centre (full px) of the card-sized outline nearest `near` that is not a card back."""
-    from vision.locate import locate
+def _face_evidence(small: np.ndarray, card_h: float) -> np.ndarray:
+    """1 where white paper and strong ink meet within a pixel or two, else 0 (float32).
 
-    best = None
-    card_area = card_h * card_h * 2 / 3
-    hsv = cv2.cvtColor(image, cv2.COLOR_BGR2HSV)
-    for candidate in locate(image):
-        if not 0.5 * card_area <= candidate.area <= 1.8 * card_area:
-            continue
-        c = candidate.quad.mean(axis=0)
-        if any(math.dist(c, b) < 0.6 * card_h for b in backs):
-            continue
-        if _face_colour_fraction(hsv, candidate.quad) < MIN_FACE_COLOURS:
-            continue
-        d = math.dist(c, near)
-        if d > MAX_PILE_DISTANCE_CARDS * card_h:
-            continue
-        if best is None or d < best[0]:
-            best = (d, (float(c[0]), float(c[1])))
-    return best[1] if best else None
+    A face-up card is the one thing on a table where white print borders saturated ink all
+    over (its white border round the coloured body, the oval, the numbers). Tables are either
+    white or coloured but not both at that scale: a light table is white paper everywhere and
+    ink nowhere, a dark one neither, a cloth or blotchy one coloured with soft or sparse edges
+    to pale colour. Card backs are black and red, without white. Finding card outlines instead
+    (`vision.locate`) failed on light and patterned tables (the table's blobs crowded out the
+    card, or a patch of light table passed for white print) and on a pile of several cards
+    askew (no single card outline). "White" and "ink" are relative to the brightest pixel
+    within a card's height (the paper, where there is a card), not to fixed levels or to the
+    whole picture: the light's exposure (0.45-1.15), its gradient and a glare spot elsewhere
+    (255 where the paper is 160) do not matter then."""
+    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    sat, val = hsv[..., 1], hsv[..., 2]
+    reach = max(3, int(card_h))
+    paper = cv2.dilate(cv2.blur(val, (3, 3)), np.ones((reach, reach), np.uint8))
+    paper = paper.astype(np.float32)
+    white = ((sat < FACE_WHITE_SAT) & (val > FACE_WHITE_VALUE * paper)).astype(np.uint8)
+    ink = ((sat > FACE_INK_SAT) & (val > FACE_INK_VALUE * paper)).astype(np.uint8)
+    near = np.ones((3, 3), np.uint8)
+    return (cv2.dilate(white, near) & cv2.dilate(ink, near)).astype(np.float32)
 
 
-def _face_colour_fraction(hsv: np.ndarray, quad: np.ndarray) -> float:
-    """Fraction of the quad in a card face's colours: white print or strong ink."""
-    mask = np.zeros(hsv.shape[:2], np.uint8)
-    cv2.fillConvexPoly(mask, quad.astype(np.int32), 1)
-    pixels = hsv[mask > 0]
-    if len(pixels) == 0:
-        return 0.0
-    sat, val = pixels[:, 1].astype(int), pixels[:, 2].astype(int)
-    white = (sat < 70) & (val > 160)
-    ink = (sat > 110) & (val > 80)
-    return float((white | ink).mean())
+def _pile_centre(evidence: np.ndarray, near: tuple[float, float], card_h: float,
+                 backs: list[tuple[float, float]]) -> tuple[float, float] | None:
+    """Centre (in `evidence`'s px) of the face-up cards nearest `near`, or None.
+
+    The card-sized window with the most face evidence, within MAX_PILE_DISTANCE_CARDS of
+    `near` and away from the backs, then the centroid of the evidence around it: the middle
+    of the pile even when it is several cards askew."""
+    h, w = evidence.shape
+    side = max(3, int(card_h))
+    density = cv2.blur(evidence, (side, side))
+    ys, xs = np.mgrid[0:h, 0:w]
+    allowed = np.hypot(xs - near[0], ys - near[1]) <= MAX_PILE_DISTANCE_CARDS * card_h
+    for bx, by in backs:
+        allowed &= np.hypot(xs - bx, ys - by) > BACK_CLEARANCE_CARDS * card_h
+    density = np.where(allowed, density, 0)
+    y, x = np.unravel_index(int(np.argmax(density)), density.shape)
+    if density[y, x] < MIN_FACE_EVIDENCE:
+        return None
+    cx, cy = float(x), float(y)
+    for _ in range(3):  # the evidence's centroid within a card of the peak, twice over
+        r = 0.75 * card_h
+        x0, x1 = int(max(0, cx - r)), int(min(w, cx + r + 1))
+        y0, y1 = int(max(0, cy - r)), int(min(h, cy + r + 1))
+        patch = evidence[y0:y1, x0:x1] * allowed[y0:y1, x0:x1]
+        total = float(patch.sum())
+        if total <= 0:
+            break
+        py, px = np.mgrid[y0:y1, x0:x1]
+        cx, cy = float((px * patch).sum() / total), float((py * patch).sum() / total)
+    return cx, cy
 
 
 def propose_camera(image: np.ndarray, players: int,
                    seat0_angle_deg: float = DEFAULT_SEAT0_ANGLE_DEG,
-                   seat_angles_deg: tuple[float, ...] | None = None
+                   seat_angles_deg: tuple[float, ...] | None = None,
+                   more_images: Sequence[np.ndarray] = ()
                    ) -> tuple[CameraProfile, list[str]]:
-    """The camera section for this picture (BGR, any size) and warnings for the user."""
+    """The camera section for this picture (BGR, any size) and warnings for the user.
+
+    `more_images`: other frames of the same table (same size), when there are any. The face
+    evidence of all frames is added up, so the pile, which stays, outweighs a card carried
+    across the table in one of them; the draw piles are taken from `image`."""
     h, w = image.shape[:2]
     scale = min(1.0, WORK_WIDTH_PX / w)
     small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
@@ -130,8 +178,17 @@ def propose_camera(image: np.ndarray, players: int,
     between = ((draw_centres[0][0] + draw_centres[1][0]) / 2,
                (draw_centres[0][1] + draw_centres[1][1]) / 2)
     warnings = []
-    pile = _face_up_card(image, between, card_h, draw_centres)
-    if pile is None:
+    evidence = _face_evidence(small, card_h * scale)
+    for other in more_images:
+        if other.shape[:2] == (h, w):
+            evidence += _face_evidence(cv2.resize(other, small.shape[1::-1],
+                                                  interpolation=cv2.INTER_AREA), card_h * scale)
+    evidence /= 1 + sum(other.shape[:2] == (h, w) for other in more_images)
+    pile = _pile_centre(evidence, (between[0] * scale, between[1] * scale), card_h * scale,
+                        [(x * scale, y * scale) for x, y in draw_centres])
+    if pile is not None:
+        pile = (pile[0] / scale, pile[1] / scale)
+    else:
         warnings.append("no face-up card found near the draw piles; the discard pile is set "
                         "between them: check the picture, or calibrate with a card on the pile")
         pile = between

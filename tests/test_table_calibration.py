@@ -23,32 +23,55 @@ from vision.scenario import Scenario
 from vision.seats import seat_of_angle
 
 
-def _table_picture(seed: int, size=(720, 1280)):
-    scenario = Scenario.model_validate({"players": 4, "seed": seed, "duration_s": 2.0,
-                                        "plays": [{"t": 0.5, "seat": 0, "card": "g_4",
-                                                   "linger_s": 0.1}]})
-    frame = None
-    for t, image in FootageRenderer(scenario, size).frames():
-        frame = image
-        if t >= 1.5:
-            break
+def _table_picture(seed: int, size=(720, 1280), plays=(("g_4", 0.5),), at_s: float = 1.5):
+    """A still of a rendered table (texture and light from `seed`) after `plays` landed."""
+    scenario = Scenario.model_validate({
+        "players": 4, "seed": seed, "duration_s": max(2.0, at_s + 0.5),
+        "plays": [{"t": t, "seat": i % 4, "card": card, "linger_s": 0.1}
+                  for i, (card, t) in enumerate(plays)]})
+    [(_, frame, _, _)] = FootageRenderer(scenario, size).stills([at_s])
     return frame
 
 
+def _iou(a, b) -> float:
+    w = max(0.0, min(a.x + a.w, b.x + b.w) - max(a.x, b.x))
+    h = max(0.0, min(a.y + a.h, b.y + b.h) - max(a.y, b.y))
+    return w * h / (a.w * a.h + b.w * b.h - w * h)
+
+
+def _assert_found(proposal, warnings, bar=0.6):
+    truth = TableLayout().camera_profile(4)
+    assert not warnings
+    assert _iou(proposal.pile, truth.pile) > bar
+    for region, expected in zip(proposal.draw_piles, truth.draw_piles, strict=True):
+        assert _iou(region, expected) > bar
+
+
 @pytest.mark.parametrize("seed", [32, 33, 31])
-def test_the_proposal_finds_both_draw_piles_and_the_pile_or_says_it_did_not(seed):
+def test_the_proposal_finds_both_draw_piles_and_the_pile(seed):
     proposal, warnings = propose_camera(_table_picture(seed), 4)
     layout = TableLayout()
     for region, centre in zip(proposal.draw_piles, layout.draw_centres, strict=True):
         assert region.centre() == pytest.approx(centre, abs=0.03)
     assert proposal.card_height == pytest.approx(layout.card_height, rel=0.1)
     assert proposal.seat_angles_deg == (90.0, 180.0, 270.0, 0.0)
-    # The face-up card is found on some tables (32, 33) and not on others (31): then the
-    # pile is set between the draw piles and the user is told to check. Never silently wrong.
-    if warnings:
-        assert "no face-up card" in warnings[0]
-    else:
-        assert proposal.pile.centre() == pytest.approx(layout.pile_centre, abs=0.04)
+    _assert_found(proposal, warnings)
+
+
+# Tables (from the seed): 6 and 16 light, 4 dark, 14 wood, 21 cloth, 2 blotchy. The pile is
+# three cards askew, as it is a few turns into a game; on light and patterned tables it was not
+# found at all before the proposal looked for white print beside ink.
+@pytest.mark.parametrize("seed", [6, 16, 4, 14, 21, 2])
+def test_the_proposal_finds_a_pile_of_several_cards_on_any_table(seed):
+    picture = _table_picture(seed, plays=(("r_7", 0.3), ("b_skip", 1.0), ("y_2", 1.7)),
+                             at_s=2.6)
+    _assert_found(*propose_camera(picture, 4))
+
+
+def test_an_empty_pile_is_said_not_silently_set():
+    picture = _table_picture(16, plays=(("g_4", 3.0),), at_s=1.5)  # before the first card
+    _, warnings = propose_camera(picture, 4)
+    assert warnings and "no face-up card" in warnings[0]
 
 
 def test_a_picture_without_draw_piles_is_a_clear_error():
