@@ -1,22 +1,45 @@
-"""`bruno review` over several files: one process per file (`--jobs`), a progress line per
-file, the rulings printed as they are decided (or as JSONL with `--json`)."""
+"""`bruno review` over several files: one process per file (`--jobs`), a progress bar per file
+on stderr (and an overall line with several files), then the rulings (or JSONL with `--json`).
+
+A file's bar counts seconds of footage: its duration once for watching and once more for
+annotating, so the ETA covers the whole review. The report in between is not counted (a few
+seconds). With `--jobs`, the reviewing processes send their progress to this one through a
+queue; this one alone draws.
+"""
 
 from __future__ import annotations
 
+import queue as queue_module
 import sys
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    Progress,
+    TaskID,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Column
 
 from bruno.errors import UserError
 from bruno.review_notes import NotesError, read_notes
-from bruno.review_pipeline import ReviewError, ReviewOutcome, review_footage
+from bruno.review_pipeline import ReviewError, ReviewOutcome, ReviewProgress, review_footage
 from calibration.profile import ProfileError
 from referee.eventlog import dumps
+from vision.frames import FrameSourceError, video_duration_s
 from vision.pile_watcher import CardReader
+
+PASSES = ("watch", "annotate")
+"""The passes over the footage a file's bar counts, each the footage's duration long."""
+
+STAGE_WORDS = {"watch": "watching", "annotate": "annotating"}
 
 
 def _folder_for(out: Path, footage: Path, taken: set[str]) -> Path:
@@ -28,12 +51,103 @@ def _folder_for(out: Path, footage: Path, taken: set[str]) -> Path:
     return out / name
 
 
-def _review_one(footage: Path, folder: Path, read_card: CardReader, options: dict
-                ) -> ReviewOutcome | str:
+def _review_one(footage: Path, folder: Path, read_card: CardReader, options: dict,
+                progress: ReviewProgress | None = None) -> ReviewOutcome | str:
     try:
-        return review_footage(footage, folder, read_card, **options)
+        return review_footage(footage, folder, read_card, progress=progress, **options)
     except (ReviewError, ProfileError, OSError) as error:
         return f"{footage}: {error}"
+
+
+def _send(queue, index: int, stage: str, seconds: float) -> None:
+    """A reviewing process's progress, on its way to the one that draws."""
+    queue.put((index, stage, seconds))
+
+
+def footage_duration_s(path: Path) -> float | None:
+    """The footage's stated duration, or None (unknown: its bar is then indeterminate)."""
+    try:
+        duration = video_duration_s(path)
+    except FrameSourceError:
+        return None
+    return duration if duration and duration > 0 else None
+
+
+class ReviewBars:
+    """The bars on stderr: one per file, in seconds of footage over its passes (watching, then
+    annotating), and with several files one more for them all."""
+
+    def __init__(self, progress: Progress, footage: list[Path]) -> None:
+        self.progress = progress
+        self.durations = [footage_duration_s(path) for path in footage]
+        self.done: list[dict[str, float]] = [{} for _ in footage]
+        self.finished = [False] * len(footage)
+        self.started: set[int] = set()
+        width = max(len(path.name) for path in footage)
+        self.tasks: list[TaskID] = [
+            progress.add_task(path.name.ljust(width), total=self._total(i), start=False,
+                              stage="waiting")
+            for i, path in enumerate(footage)]
+        self.overall: TaskID | None = None
+        if len(footage) > 1:
+            known = None if None in self.durations else sum(
+                self._total(i) or 0 for i in range(len(footage)))
+            self.overall = progress.add_task(f"all {len(footage)} files".ljust(width),
+                                             total=known, stage="")
+
+    def _total(self, index: int) -> float | None:
+        duration = self.durations[index]
+        return None if duration is None else duration * len(PASSES)
+
+    def update(self, index: int, stage: str, seconds: float) -> None:
+        """What a review reported (`bruno.review_pipeline.ReviewProgress`)."""
+        if self.finished[index]:
+            return
+        duration, done = self.durations[index], self.done[index]
+        if stage == "report":
+            done["watch"] = duration or done.get("watch", 0.0)  # the watching is over
+            words = "writing the report"
+        else:
+            done[stage] = min(seconds, duration) if duration else seconds
+            shown = f"{seconds:.0f}/{duration:.0f} s" if duration else f"{seconds:.0f} s"
+            words = f"{STAGE_WORDS.get(stage, stage)} {shown}"
+        self._start(index)
+        self.progress.update(self.tasks[index], completed=sum(done.values()), stage=words)
+        self._update_overall()
+
+    def finish(self, index: int, ok: bool) -> None:
+        """The file's review is over (`ok`: written; else failed): its bar is full."""
+        self.finished[index] = True
+        task = self.tasks[index]
+        total = self._total(index) or 1.0
+        self.done[index] = {"all": total}
+        self._start(index)
+        self.progress.update(task, total=total, completed=total,
+                             stage="done" if ok else "[red]failed[/]")
+        self.progress.stop_task(task)
+        self._update_overall()
+
+    def _start(self, index: int) -> None:
+        """The file's clock starts with its first report (it may wait for a free process)."""
+        if index not in self.started:
+            self.started.add(index)
+            self.progress.start_task(self.tasks[index])
+
+    def _update_overall(self) -> None:
+        if self.overall is None:
+            return
+        if all(self.finished):
+            self.progress.update(self.overall, total=1.0, completed=1.0, stage="done")
+            return
+        self.progress.update(self.overall, completed=sum(sum(d.values()) for d in self.done),
+                             stage=f"{sum(self.finished)} of {len(self.tasks)} done")
+
+
+def _progress(console: Console, transient: bool) -> Progress:
+    return Progress(TextColumn("{task.description}"),
+                    TextColumn("{task.fields[stage]}", table_column=Column(min_width=22)),
+                    BarColumn(), TaskProgressColumn(), TimeElapsedColumn(), TextColumn("ETA"),
+                    TimeRemainingColumn(), console=console, transient=transient)
 
 
 def unwritable(out: Path) -> str | None:
@@ -79,8 +193,9 @@ def run_reviews(footage: list[Path], out: Path, read_card: CardReader, *,
                 dealer: int | None = None, variant: str | None = None, jobs: int = 1,
                 notes: Path | None = None, quiet: bool = False
                 ) -> tuple[list[ReviewOutcome], list[str]]:
-    """Review every file into its own folder under `out`, with a progress line on stderr;
-    return the outcomes (in the order given) and one line per file that failed."""
+    """Review every file into its own folder under `out`, with progress bars on stderr
+    (`quiet`: they vanish when done); return the outcomes (in the order given) and one line
+    per file that failed."""
     problem = unwritable(out)
     if problem:
         raise UserError(f"{out}: cannot write the review there ({problem}); "
@@ -104,28 +219,52 @@ def run_reviews(footage: list[Path], out: Path, read_card: CardReader, *,
     console = Console(stderr=True, highlight=False)
     failures: list[str] = []
     results: list[ReviewOutcome] = []
-    with Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-                  TextColumn("ETA"), TimeRemainingColumn(), console=console,
-                  transient=quiet) as progress:
-        task = progress.add_task(f"reviewing {len(plan)} file(s)", total=len(plan))
+    with _progress(console, transient=quiet) as progress:
+        bars = ReviewBars(progress, [path for path, _ in plan])
         if jobs == 1 or len(plan) == 1:
-            done = (_review_one(path, folder, read_card, options) for path, folder in plan)
-            for result in done:
-                _collect(result, results, failures)
-                progress.advance(task)
+            for index, (path, folder) in enumerate(plan):
+                result = _review_one(path, folder, read_card, options,
+                                     partial(bars.update, index))
+                bars.finish(index, _collect(result, results, failures))
         else:
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
-                futures = [pool.submit(_review_one, path, folder, read_card, options)
-                           for path, folder in plan]
-                for future in as_completed(futures):
-                    _collect(future.result(), results, failures)
-                    progress.advance(task)
+            _review_in_parallel(plan, read_card, options, jobs, bars, results, failures)
     order = {path: i for i, (path, _) in enumerate(plan)}
     return sorted(results, key=lambda o: order[o.footage]), failures
 
 
-def _collect(result: ReviewOutcome | str, results: list, failures: list) -> None:
+def _review_in_parallel(plan: list[tuple[Path, Path]], read_card: CardReader, options: dict,
+                        jobs: int, bars: ReviewBars, results: list, failures: list) -> None:
+    """One process per file, `jobs` at a time; their progress comes back through a queue that
+    this process drains while it waits."""
+    context = get_context("fork")
+    with context.Manager() as manager:
+        queue = manager.Queue()
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            futures: dict[Future, int] = {
+                pool.submit(_review_one, path, folder, read_card, options,
+                            partial(_send, queue, index)): index
+                for index, (path, folder) in enumerate(plan)}
+            pending = set(futures)
+            while pending:
+                finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+                _drain(queue, bars)  # a finished file's last words are in the queue by now
+                for future in finished:
+                    bars.finish(futures[future], _collect(future.result(), results, failures))
+
+
+def _drain(queue, bars: ReviewBars) -> None:
+    while True:
+        try:
+            index, stage, seconds = queue.get_nowait()
+        except queue_module.Empty:
+            return
+        bars.update(index, stage, seconds)
+
+
+def _collect(result: ReviewOutcome | str, results: list, failures: list) -> bool:
+    """File the result; True when the file was reviewed."""
     (failures if isinstance(result, str) else results).append(result)
+    return not isinstance(result, str)
 
 
 def _summary(console: Console, outcome: ReviewOutcome) -> None:

@@ -1,0 +1,137 @@
+"""Progress while a review runs: seconds of footage per pass (watching, then annotating),
+passed on a few times a second, and through a queue from the processes of `--jobs`."""
+
+from __future__ import annotations
+
+import shutil
+from itertools import pairwise
+
+import pytest
+from table_helpers import render_clip
+
+import bruno.review_pipeline as review_pipeline
+from bruno.annotated_video import Overlay, write_annotated_video
+from bruno.review_pipeline import ThrottledProgress, review_footage
+from bruno.review_run import ReviewBars, run_reviews
+from calibration.camera import load_camera_profile
+from vision.footage import DEFAULT_FPS
+from vision.frames import video_duration_s
+from vision.review import review_video
+
+from video_helpers import FPS, make_video
+
+SCENARIO = {"players": 4, "dealer": 1, "seed": 5, "duration_s": 3.0,
+            "plays": [{"t": 1.0, "seat": 1, "card": "b_4", "linger_s": 0.1}],
+            "knocks": [], "draws": [], "lighting": []}
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    return render_clip(SCENARIO, tmp_path_factory.mktemp("progress"))
+
+
+def increasing(values: list[float]) -> bool:
+    return all(a <= b for a, b in pairwise(values))
+
+
+def test_watching_reports_every_frame_up_to_the_duration(rendered):
+    clip, profile, reader = rendered
+    seen: list[float] = []
+    result = review_video(clip, load_camera_profile(profile), reader, listen=False,
+                          progress=seen.append)
+    assert len(seen) == result.frames and increasing(seen)
+    assert seen[-1] == pytest.approx(video_duration_s(clip), abs=1e-3)
+
+
+def test_annotating_reports_every_frame_up_to_the_duration(tmp_path):
+    source = tmp_path / "game.mp4"
+    make_video(source, seconds=2.0)
+    seen: list[float] = []
+    written = write_annotated_video(source, tmp_path / "out.mp4", Overlay([], []),
+                                    progress=seen.append)
+    assert len(seen) == written == 2 * FPS and increasing(seen)
+    assert seen[0] == pytest.approx(1 / FPS) and seen[-1] == pytest.approx(2.0)
+
+
+def by_stage(calls: list[tuple[str, float]]) -> dict[str, list[float]]:
+    stages: dict[str, list[float]] = {}
+    for stage, seconds in calls:
+        stages.setdefault(stage, []).append(seconds)
+    return stages
+
+
+def test_a_review_reports_watching_then_the_report_then_annotating(rendered, tmp_path,
+                                                                   monkeypatch):
+    clip, profile, reader = rendered
+    monkeypatch.setattr(review_pipeline, "PROGRESS_EVERY_S", 0.0)  # every frame
+    calls: list[tuple[str, float]] = []
+    review_footage(clip, tmp_path / "out", reader, profile=profile, dealer=1,
+                   progress=lambda stage, s: calls.append((stage, s)))
+    assert [stage for stage, _ in calls] == sorted(
+        (stage for stage, _ in calls), key=["watch", "report", "annotate"].index)
+    stages = by_stage(calls)
+    duration = video_duration_s(clip)
+    frames = round(duration * DEFAULT_FPS)
+    for stage in ("watch", "annotate"):
+        assert len(stages[stage]) >= frames - 1 and increasing(stages[stage])
+        assert stages[stage][-1] == pytest.approx(duration, abs=1e-3)
+    assert stages["report"] == [0.0]
+
+
+def test_without_annotating_there_is_no_annotate_pass_and_reports_are_throttled(
+        rendered, tmp_path):
+    clip, profile, reader = rendered
+    calls: list[tuple[str, float]] = []
+    review_footage(clip, tmp_path / "out", reader, profile=profile, dealer=1, annotate=False,
+                   progress=lambda stage, s: calls.append((stage, s)))
+    stages = by_stage(calls)
+    assert set(stages) == {"watch", "report"}
+    assert 1 <= len(stages["watch"]) < 20  # a few a second, not one per frame (90)
+    assert stages["watch"][-1] == pytest.approx(video_duration_s(clip), abs=1e-3)
+
+
+def test_the_throttle_passes_on_the_first_and_the_last_value_of_a_burst():
+    calls: list[tuple[str, float]] = []
+    throttle = ThrottledProgress(lambda stage, s: calls.append((stage, s)), every_s=60.0)
+    update = throttle.stage("watch")
+    for second in range(10):
+        update(float(second))
+    throttle.end()
+    assert calls == [("watch", 0.0), ("watch", 9.0)]
+
+
+def test_parallel_reviews_send_their_progress_to_the_bars(rendered, tmp_path, monkeypatch):
+    clip, profile, reader = rendered
+    copies = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        copies.append(shutil.copy(clip, tmp_path / name / "game.mp4"))
+    seen: list[tuple[int, str, float]] = []
+    finished: list[tuple[int, bool]] = []
+    update, finish = ReviewBars.update, ReviewBars.finish
+
+    def recording_update(self, index, stage, seconds):
+        seen.append((index, stage, seconds))
+        update(self, index, stage, seconds)
+
+    def recording_finish(self, index, ok):
+        finished.append((index, ok))
+        finish(self, index, ok)
+        if all(self.finished):
+            bars.append(self)
+
+    bars: list[ReviewBars] = []
+    monkeypatch.setattr(ReviewBars, "update", recording_update)
+    monkeypatch.setattr(ReviewBars, "finish", recording_finish)
+    results, failures = run_reviews([type(clip)(c) for c in copies], tmp_path / "out", reader,
+                                    profile=profile, dealer=1, jobs=2, quiet=True)
+    assert failures == [] and len(results) == 2
+    assert sorted(finished) == [(0, True), (1, True)]
+    duration = video_duration_s(clip)
+    for index in (0, 1):
+        stages = by_stage([(stage, s) for i, stage, s in seen if i == index])
+        assert set(stages) == {"watch", "report", "annotate"}
+        assert stages["annotate"][-1] == pytest.approx(duration, abs=1e-3)
+    # The bars ended full, the overall line too.
+    progress = bars[0].progress
+    assert all(task.finished for task in progress.tasks)
