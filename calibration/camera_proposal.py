@@ -57,6 +57,11 @@ MIN_FACE_EVIDENCE = 0.03
 """A card-sized window with less white-beside-ink than this fraction holds no face-up card
 (a still card scores 0.15-0.4; tables, backs and arms score below 0.015)."""
 
+FOOTAGE_FRAMES = 6
+FOOTAGE_FRAME_EVERY_S = 1.0
+"""From a video, the proposal looks at this many frames this far apart: a still table in at
+least some of them, and the pile outweighs a card carried across in one."""
+
 DARK_LEVEL = 80
 """HSV value below which a pixel is black card back."""
 
@@ -211,6 +216,72 @@ def propose_camera(image: np.ndarray, players: int,
         image_size=(h, w),
     )
     return profile, warnings
+
+
+def propose_camera_from_frames(images: Sequence[np.ndarray], players: int,
+                               seat0_angle_deg: float = DEFAULT_SEAT0_ANGLE_DEG,
+                               seat_angles_deg: tuple[float, ...] | None = None
+                               ) -> tuple[CameraProfile, list[str]]:
+    """`propose_camera` on several frames of the same footage (e.g. one a second).
+
+    One frame of a game often has an arm over a draw pile or a card carried across the table
+    (rendered games at 3 s: 2 of 14 lose a draw pile, 3 more take a carried card for the
+    pile). The draw piles are taken from the first frame that shows both; the pile from the
+    face evidence of all frames together, where the pile, which stays, outweighs a card that
+    passes."""
+    if not images:
+        raise CameraCalibrationError("no picture to calibrate from")
+    # Each frame's two largest backs; the frame whose pair most other frames agree with wins
+    # (an arm's sleeve, a red patch of a patterned table, or a back being carried off can pass
+    # for a draw pile in one frame), and of those the one with the largest backs (a back half
+    # under a hand looks smaller).
+    pairs = []
+    for image in images:
+        scale = min(1.0, WORK_WIDTH_PX / image.shape[1])
+        small = cv2.resize(image, (round(image.shape[1] * scale), round(image.shape[0] * scale)),
+                           interpolation=cv2.INTER_AREA)
+        backs = _card_backs(small)[:2]
+        pairs.append((sorted((b[0][0] / scale, b[0][1] / scale) for b in backs),
+                      min(b[1] for b in backs) / scale) if len(backs) == 2 else None)
+
+    def agree(a, b) -> bool:
+        return b is not None and abs(a[1] / b[1] - 1) < 0.1 and all(
+            math.dist(p, q) < 0.1 * a[1] for p, q in zip(a[0], b[0], strict=True))
+
+    votes = [(-1, 0.0) if a is None else (sum(agree(a, b) for b in pairs), a[1])
+             for a in pairs]
+    best = max(range(len(votes)), key=lambda i: votes[i])
+    if votes[best][0] < 0:
+        return propose_camera(images[0], players, seat0_angle_deg, seat_angles_deg)  # raises
+    return propose_camera(images[best], players, seat0_angle_deg, seat_angles_deg,
+                          more_images=[*images[:best], *images[best + 1:]])
+
+
+def footage_frames(path: str, at_s: float = 3.0, count: int = FOOTAGE_FRAMES,
+                   every_s: float = FOOTAGE_FRAME_EVERY_S) -> list[np.ndarray]:
+    """Full-size frames of a video from `at_s` on, `every_s` apart (fewer if it ends), for
+    `propose_camera_from_frames`; a picture file gives itself."""
+    from vision.frames import IMAGE_SUFFIXES, FrameSourceError, first_frame, read_video
+
+    if str(path).lower().endswith(IMAGE_SUFFIXES):
+        return [first_frame(path).full()]
+    out: list[np.ndarray] = []
+    last = None
+    try:
+        for frame in read_video(path):
+            last = frame
+            if frame.t_s >= at_s + len(out) * every_s - 1e-6:
+                out.append(frame.full())
+                if len(out) == count:
+                    break
+    except FrameSourceError:
+        if last is None:
+            raise
+    if not out and last is not None:
+        out.append(last.full())
+    if not out:
+        raise FrameSourceError(f"{path}: no frame could be decoded; the file is damaged")
+    return out
 
 
 def _table_colour(image: np.ndarray, pile: tuple[float, float], card_h: float

@@ -15,7 +15,12 @@ from calibration.camera import (
     parse_camera_section,
     save_camera_section,
 )
-from calibration.camera_proposal import CameraCalibrationError, propose_camera
+from calibration.camera_proposal import (
+    CameraCalibrationError,
+    footage_frames,
+    propose_camera,
+    propose_camera_from_frames,
+)
 from calibration.profile import ProfileError, load_profile
 from vision.footage import FootageRenderer
 from vision.layout import TableLayout
@@ -72,6 +77,28 @@ def test_an_empty_pile_is_said_not_silently_set():
     picture = _table_picture(16, plays=(("g_4", 3.0),), at_s=1.5)  # before the first card
     _, warnings = propose_camera(picture, 4)
     assert warnings and "no face-up card" in warnings[0]
+
+
+@pytest.mark.parametrize("seed", [6, 32])
+def test_from_several_frames_arms_over_the_draw_piles_in_one_do_not_matter(seed):
+    scenario = Scenario.model_validate({
+        "players": 4, "seed": seed, "duration_s": 6.0,
+        "plays": [{"t": 0.4, "seat": 0, "card": "r_7", "linger_s": 0.1}],
+        "draws": [{"t": 2.5, "seat": 1}, {"t": 2.5, "seat": 3}]})
+    # 2.7 s: both draw piles under hands; 2.9 s: the drawn backs carried away.
+    frames = [image for _, image, _, _ in
+              FootageRenderer(scenario, (720, 1280)).stills([1.5, 2.7, 2.9, 3.5])]
+    frames = [frames[1], frames[2], frames[0], frames[3]]
+    with pytest.raises(CameraCalibrationError):
+        propose_camera(frames[0], 4)
+    _assert_found(*propose_camera_from_frames(frames, 4))
+
+
+def test_footage_frames_of_a_picture_is_the_picture(tmp_path):
+    picture = tmp_path / "table.png"
+    cv2.imwrite(str(picture), _table_picture(33))
+    [frame] = footage_frames(str(picture))
+    assert frame.shape == (720, 1280, 3)
 
 
 def test_a_picture_without_draw_piles_is_a_clear_error():
