@@ -94,3 +94,14 @@ def test_a_reach_into_a_draw_pile_is_a_draw_by_that_seat():
                       "draws": [{"t": 1.0, "seat": 1}, {"t": 3.0, "seat": 3}]})
     assert [(d["seat"], d["count"]) for d in of_kind(found, "draw")] == [(1, 1), (3, 1)]
     assert of_kind(found, "card") == []
+
+
+@pytest.mark.parametrize(("seed", "first", "second"), [(63, 1, 2), (68, 3, 2), (72, 3, 2)])
+def test_two_reaches_to_one_draw_pile_in_a_row_are_two_draws_by_their_seats(seed, first,
+                                                                           second):
+    # The second hand reaches the same draw pile while the first is still leaving it: no gap
+    # between them, but two arms from two sides, so two draws.
+    found, _ = watch({"players": 4, "seed": seed, "duration_s": 3.5,
+                      "draws": [{"t": 1.0, "seat": first}, {"t": 1.5, "seat": second}]})
+    draws = sorted(of_kind(found, "draw"), key=lambda d: d["t"])
+    assert [d["seat"] for d in draws] == [first, second]

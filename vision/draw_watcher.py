@@ -35,11 +35,6 @@ PILE_DWELL_FRAMES = 7
 """... for at least this many frames (a play's hand slows down, drops and lingers there; a hand
 crossing the discard pile on its way to a draw pile is over it for about four)."""
 
-LONG_DWELL_FRAMES = 8
-"""A hand that rests this many frames (0.27 s at 30 fps) on a draw pile is taking a card even
-if it was at the discard pile just before or goes there just after (a player who plays and
-then draws, or draws and then plays, with one movement of the arm)."""
-
 SAME_ARM_DEG = 20.0
 """Two arms entering within this many degrees of each other (seen from the pile) are one."""
 
@@ -50,14 +45,12 @@ REGION_GROW = 0.15
 @dataclass
 class _Reach:
     first_t: float | None = None
-    resting_frames: int = 0  # frames the hand rested here while not on its way to or from play
-    all_resting_frames: int = 0  # ... and frames it rested here in all
-    all_first_t: float | None = None
+    resting_frames: int = 0
     seats: list[int | None] = field(default_factory=list)
-    all_seats: list[int | None] = field(default_factory=list)
     missing_frames: int = 0
     last_tip: tuple[float, float] | None = None
     angle: float | None = None
+    after: float | None = None  # the entry angle of the arm whose reach this one cut short
 
 
 @dataclass
@@ -95,10 +88,8 @@ class DrawWatcher:
 
     @staticmethod
     def _event(reach: _Reach) -> dict:
-        t, seats = reach.first_t, reach.seats
-        if reach.resting_frames < DWELL_FRAMES:  # a long rest by an arm that also played
-            t, seats = reach.all_first_t, reach.all_seats
-        return {"t": round(t, 4), "kind": "draw", "seat": vote(seats), "count": 1}
+        return {"t": round(reach.first_t, 4), "kind": "draw", "seat": vote(reach.seats),
+                "count": 1}
 
     def _remember_pile_arms(self, t_s: float, arms: list[Arm]) -> None:
         if self.pile_px is not None:
@@ -114,7 +105,9 @@ class DrawWatcher:
         events = []
         for index, (x0, y0, x1, y1) in enumerate(self.regions):
             reach = self.reaches[index]
-            inside = [a for a in arms if x0 <= a.tip[0] < x1 and y0 <= a.tip[1] < y1]
+            inside = [a for a in arms if x0 <= a.tip[0] < x1 and y0 <= a.tip[1] < y1
+                      and (reach.after is None
+                           or angular_distance_deg(a.entry_angle_deg, reach.after) > SAME_ARM_DEG)]
             if inside:
                 same = [a for a in inside if reach.angle is None
                         or angular_distance_deg(a.entry_angle_deg, reach.angle) <= SAME_ARM_DEG]
@@ -123,7 +116,8 @@ class DrawWatcher:
                     # the hands followed each other too fast for a gap.
                     if self._is_draw(reach):
                         events.append(self._event(reach))
-                    reach = self.reaches[index] = _Reach()
+                    # The last arm, on its way out, is no new reach.
+                    reach = self.reaches[index] = _Reach(after=reach.angle)
                     same = inside
                 arm = same[0]
                 reach.missing_frames = 0
@@ -131,11 +125,6 @@ class DrawWatcher:
                 still = reach.last_tip is not None and math.dist(arm.tip, reach.last_tip) \
                     <= STILL_CARDS_PER_FRAME * self.card_height_px
                 reach.last_tip = arm.tip
-                if still:
-                    reach.all_resting_frames += 1
-                    reach.all_seats.append(arm.seat)
-                    if reach.all_first_t is None:
-                        reach.all_first_t = t_s
                 if still and not self._playing(arm):
                     reach.resting_frames += 1
                     reach.seats.append(arm.seat)

@@ -121,7 +121,7 @@ def table(s: Score, games: int) -> str:
 
 
 def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
-             verbose: bool = False) -> tuple[Score, int]:
+             verbose: bool = False, listen: bool = True) -> tuple[Score, int]:
     total = Score()
     for path in paths:
         scenario = load_scenario(path)
@@ -133,7 +133,8 @@ def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
         read = TruthReader(truth[1:]) if reader == "truth" else recogniser_reader()
         camera = TableLayout().camera_profile(scenario.players, size=size)
         started = time.perf_counter()
-        result = review_video(video, camera, read, scenario.players, scenario.dealer)
+        result = review_video(video, camera, read, scenario.players, scenario.dealer,
+                              listen=listen)
         s = score(truth[1:], result.events)
         s.review_s = time.perf_counter() - started
         s.seconds = scenario.length_s()
@@ -154,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reader", choices=("truth", "model"), default="truth")
     parser.add_argument("--size", default="720x1280", help="HEIGHTxWIDTH of rendered footage")
     parser.add_argument("--cache", type=Path, default=Path("/tmp/bruno-footage"))
+    parser.add_argument("--no-sound", action="store_true",
+                        help="Do not listen to the sound track (knocks are not scored; saves "
+                             "the second process, and the speed shown is the camera's alone).")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     h, w = (int(v) for v in args.size.lower().split("x"))
@@ -169,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
             paths.append(path)
     if not paths:
         parser.error("give scenario files or --games")
-    total, games = evaluate(paths, args.reader, (h, w), args.cache, args.verbose)
+    total, games = evaluate(paths, args.reader, (h, w), args.cache, args.verbose,
+                            listen=not args.no_sound)
     print(table(total, games))
     return 0
 
