@@ -187,6 +187,15 @@ the frame now (not the reference, which holds only the confirmed patch) within h
 took the reads right from 80 % to 90 % (the crop's angle off by 19 degrees at the 90th
 percentile, was over 50)."""
 
+FITTED_MIN_CARDS = 0.5
+"""When the whole patch is bigger than a card, the card is fitted where a card's outline covers
+most of the differing pixels, if it covers at least this many cards' area of them (the demo's
+two such cards: 0.75 and 0.79). Below that the fit is a guess, and the patch is read as it
+is."""
+
+READ_SURE = 0.5
+"""A reading this confident is sure (the referee's own bar, `min_card_confidence`)."""
+
 READ_PAD_CARDS = 0.15
 """The crop given to the reader is the card's patch turned square to the image, with this
 fraction of its size added on each side: the reader may read the patch itself as the card, or
@@ -416,10 +425,12 @@ class PileWatcher:
         if not waiting.caught_up:
             self._catch_up(waiting.played, waiting.others)
             waiting.caught_up = True
-        hull = self._whole_card(waiting.played)
-        if self.moving is None or self.moving[hull].mean() > MAX_MOVING_IN_CARD:
+        places = self._whole_card(waiting.played)
+        if self.moving is None or self.moving[places[0]].mean() > MAX_MOVING_IN_CARD:
             return []
-        reading = self._read(hull, [frame])
+        readings = [r for r in (self._read(place, [frame]) for place in places) if r is not None]
+        sure = [r for r in readings if r.confidence >= READ_SURE]
+        reading = sure[0] if sure else max(readings, key=lambda r: r.confidence, default=None)
         waiting.clean_frames += 1
         if reading is not None:
             waiting.readings.append(reading)
@@ -445,14 +456,39 @@ class PileWatcher:
         self.reference[take] = now[take]
         self.stale_since[take] = np.inf
 
-    def _whole_card(self, played: _Played) -> np.ndarray:
-        """The card's patch now that nothing covers it: what differs from the pile before it
-        came, near where it was confirmed; the confirmed patch when that is not card-shaped."""
+    def _whole_card(self, played: _Played) -> list[np.ndarray]:
+        """Where the card lies now that nothing covers it, as places to read it in order (the
+        first that reads sure is taken, else the surest): the patch of what differs from the
+        pile before it came, near where it was confirmed (the confirmed patch when that is not
+        card-shaped); when that is not one card's size, first the card fitted to the differing
+        pixels. A sure reading of one card's place beats one of a bigger patch, which may take
+        in the card beside it; but the fit goes astray when little of the card differs, and
+        then it reads nothing sure."""
         reach = 2 * round(WHOLE_CARD_REACH_CARDS * self.card_height_px) + 1
         near = cv2.dilate(played.hull.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
         differs = (_l1(self.previous, played.before) > CHANGE_L1) & near
         whole = self._card_patch(differs)
-        return whole if whole is not None and (whole & played.hull).any() else played.hull
+        place = whole if whole is not None and (whole & played.hull).any() else played.hull
+        if self._card_sized_mask(place):
+            return [place]
+        fitted = self._fitted_card(differs)
+        return [place] if fitted is None or not (fitted & played.hull).any() else [fitted, place]
+
+    def _card_sized_mask(self, mask: np.ndarray) -> bool:
+        ys, xs = np.nonzero(mask)
+        (_, _), (w, h), _ = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+        return _card_sized(w, h, self.card_height_px)
+
+    def _fitted_card(self, differs: np.ndarray) -> np.ndarray | None:
+        """Where a card's outline covers most of the differing pixels (the card landed on one
+        of its own colour, so it differs only in places, and something beside it changed
+        too); None when no card's place holds FITTED_MIN_CARDS of them."""
+        covered, rect = _best_card_rect(differs, self.card_height_px)
+        if covered < FITTED_MIN_CARDS * self.card_area:
+            return None
+        box = np.zeros(self.shape, np.uint8)
+        cv2.fillConvexPoly(box, np.round(cv2.boxPoints(rect)).astype(np.int32), 1)
+        return box > 0
 
     def _settle_waiting(self) -> list[dict]:
         """Emit the waiting card with the readings of clean frames, else of the frames it was
@@ -595,6 +631,26 @@ def vote_readings(readings: list[CardReading]) -> CardReading | None:
     others = [r.card for r in readings if r.card != card]
     runner_up = others[0] if others else chosen[0].runner_up
     return CardReading(card, confidence, runner_up)
+
+
+def _best_card_rect(mask: np.ndarray, card_long: float, step_deg: int = 4
+                    ) -> tuple[float, tuple]:
+    """(pixels of `mask` covered, cv2 rotated rect) for the card-sized rectangle that covers
+    most of `mask`: one box filter per angle."""
+    size = int(np.ceil(card_long * 1.3)) | 1
+    centre = (size - 1) / 2
+    image = mask.astype(np.float32)
+    best: tuple[float, tuple] = (-1.0, ((0.0, 0.0), (0.0, 0.0), 0.0))
+    for angle in range(0, 180, step_deg):
+        kernel = np.zeros((size, size), np.float32)
+        corners = cv2.boxPoints(((centre, centre), (card_long * 2 / 3, card_long), angle))
+        cv2.fillConvexPoly(kernel, np.round(corners).astype(np.int32), 1.0)
+        covered = cv2.filter2D(image, -1, kernel, borderType=cv2.BORDER_CONSTANT)
+        y, x = np.unravel_index(int(covered.argmax()), covered.shape)
+        if covered[y, x] > best[0]:
+            best = (float(covered[y, x]),
+                    ((float(x), float(y)), (card_long * 2 / 3, card_long), float(angle)))
+    return best
 
 
 def _card_sized(w: float, h: float, card_long: float) -> bool:
