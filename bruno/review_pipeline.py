@@ -18,7 +18,7 @@ from bruno.review_notes import NotesError, ReviewNotes, checked_events, read_not
 from calibration.camera import CameraProfile, default_camera_profile, load_camera_profile
 from referee.events import parse_event
 from referee.session import replay
-from vision.frames import FrameSourceError, first_frame
+from vision.frames import FrameSourceError
 from vision.pile_watcher import CardReader
 from vision.review import merge_events, review_video
 
@@ -104,17 +104,25 @@ def has_sound_track(path: str | Path) -> bool:
 def camera_setup(footage: Path, profile: Path | None, players: int | None) -> CameraSetup:
     """The camera part: the profile's when given; else proposed from the footage and shown in
     the report; else (nothing found) the default layout, with a note saying so."""
-    from calibration.camera_proposal import CameraCalibrationError, draw_proposal, propose_camera
+    from calibration.camera_proposal import (
+        CameraCalibrationError,
+        draw_proposal,
+        footage_frames,
+        propose_camera_from_frames,
+    )
 
     if profile is not None:
         return CameraSetup(load_camera_profile(profile))
     seats = players or 4
     try:
-        image = first_frame(footage, PROPOSAL_FRAME_AT_S).full()
+        # Several frames a second apart: in any one an arm may cover a draw pile, or a card
+        # being carried may pass for the pile.
+        images = footage_frames(str(footage), PROPOSAL_FRAME_AT_S)
     except FrameSourceError as error:
         raise ReviewError(str(error)) from None
+    image = images[0]
     try:
-        proposal, warnings = propose_camera(image, seats)
+        proposal, warnings = propose_camera_from_frames(images, seats)
     except CameraCalibrationError as error:
         camera = default_camera_profile(seats)
         return CameraSetup(camera, draw_proposal(image, camera),

@@ -33,8 +33,8 @@ from pathlib import Path
 import pytest
 
 from bruno.demo_footage import NOTES, ROOM, TRUTH, VIDEO, expected_rulings, render_game
-from bruno.review_pipeline import review_footage
-from calibration.camera import save_camera_section
+from bruno.review_pipeline import camera_setup, review_footage
+from calibration.camera import load_camera_profile, save_camera_section
 from vision.card_readers import TruthReader, recogniser_reader
 from vision.layout import TableLayout
 from vision.scenario import Scenario
@@ -167,6 +167,21 @@ def test_the_demo_reviewed_by_bruno_demo_gives_exactly_its_rulings(demo_run):
     events = read_jsonl(folder / "events.jsonl")
     rulings = read_jsonl(folder / "rulings.jsonl")
     assert_review_matches(read_jsonl(TRUTH), NOTES, events[1:], rulings)
+
+
+def _iou(a, b) -> float:
+    w = max(0.0, min(a.x + a.w, b.x + b.w) - max(a.x, b.x))
+    h = max(0.0, min(a.y + a.h, b.y + b.h) - max(a.y, b.y))
+    return w * h / (a.w * a.h + b.w * b.h - w * h)
+
+
+def test_without_a_profile_the_demo_table_is_found_where_its_profile_has_it():
+    # A light table, where the proposal once took the table for the face-up card.
+    proposed = camera_setup(VIDEO, None, 4).camera
+    profile = load_camera_profile(ROOM)
+    assert _iou(proposed.pile, profile.pile) > 0.8
+    assert [_iou(a, b) > 0.8 for a, b in zip(proposed.draw_piles, profile.draw_piles,
+                                             strict=True)] == [True, True]
 
 
 def test_the_demo_files_are_what_the_repository_promises():

@@ -13,9 +13,14 @@ import typer
 
 from bruno.errors import UserError
 from calibration.camera import DEFAULT_SEAT0_ANGLE_DEG, save_camera_section
-from calibration.camera_proposal import CameraCalibrationError, draw_proposal, propose_camera
+from calibration.camera_proposal import (
+    CameraCalibrationError,
+    draw_proposal,
+    footage_frames,
+    propose_camera_from_frames,
+)
 from calibration.profile import ProfileError
-from vision.frames import FrameSourceError, first_frame, read_camera
+from vision.frames import FrameSourceError, read_camera
 
 VIDEO_FRAME_AT_S = 3.0
 """From a video, the frame this many seconds in is used: past the deal, a card on the pile."""
@@ -51,8 +56,10 @@ def camera(
     """Propose the discard-pile and draw-pile regions and the seat directions; save them."""
     angles = _parse_angles(seat_angles, players)
     try:
-        image = first_frame(source, at).full() if source else _live(device)
-        proposal, warnings = propose_camera(image, players, seat0_angle, angles)
+        # From a video, several frames a second apart (an arm may cover a draw pile in one).
+        images = footage_frames(str(source), at) if source else [_live(device)]
+        image = images[0]
+        proposal, warnings = propose_camera_from_frames(images, players, seat0_angle, angles)
         save_camera_section(out, proposal)
     except (FrameSourceError, CameraCalibrationError, ProfileError) as error:
         raise UserError(str(error)) from None
