@@ -174,6 +174,11 @@ heights) around a card just confirmed."""
 READ_FRAMES = 3
 """A new card is read in this many of the latest still frames, and the readings voted on."""
 
+READ_SPACING_S = 0.3
+"""... taken at least this far apart: a hand that rests on the card a moment after laying it
+(its tip outside the pile region, so no hand seems to be over the pile) spoils the readings
+of a few frames in a row, and would win the vote if they were consecutive."""
+
 READ_WAIT_S = 2.0
 """How long a new card's reading may wait for a frame with no hand over the pile. The event
 comes this much later at most; its `t` is still when the card came to rest."""
@@ -233,6 +238,7 @@ class _WaitingRead:
     frames: list[Frame]
     readings: list[CardReading] = field(default_factory=list)
     clean_frames: int = 0
+    last_read_t: float = float("-inf")
     caught_up: bool = False  # the reference took in the card's surroundings once uncovered
     others: bool = False  # another hand (or one not named) came over the pile meanwhile
 
@@ -425,9 +431,12 @@ class PileWatcher:
         if not waiting.caught_up:
             self._catch_up(waiting.played, waiting.others)
             waiting.caught_up = True
+        if frame.t_s - waiting.last_read_t < READ_SPACING_S:
+            return []
         places = self._whole_card(waiting.played)
         if self.moving is None or self.moving[places[0]].mean() > MAX_MOVING_IN_CARD:
             return []
+        waiting.last_read_t = frame.t_s
         readings = [r for r in (self._read(place, [frame]) for place in places) if r is not None]
         sure = [r for r in readings if r.confidence >= READ_SURE]
         reading = sure[0] if sure else max(readings, key=lambda r: r.confidence, default=None)
