@@ -123,6 +123,14 @@ class ArmTracker:
             self.background = img.copy()
             self.table = img.copy()
             return np.zeros_like(mask)
+        still = np.float32(BACKGROUND_RATE_STILL)
+        if not mask.any():
+            # Nothing over the table (most frames): the same updates as below, without the
+            # masks, which cost a tenth of a core at 30 fps.
+            self.table += (img - self.table) * still
+            self.foreground_age[:] = 0
+            self.background += (img - self.background) * still
+            return mask
         # A ghost: the background took in an arm that rested long, the arm has gone, and the
         # bare table shows again. It is table, at once.
         ghost = (mask > 0) & ~_differs(img, self.table)
@@ -130,7 +138,7 @@ class ArmTracker:
             mask[ghost] = 0
             self.background[ghost] = img[ghost]
         bare = mask == 0
-        self.table[bare] += (img[bare] - self.table[bare]) * np.float32(BACKGROUND_RATE_STILL)
+        self.table[bare] += (img[bare] - self.table[bare]) * still
         self.foreground_age = np.where(mask > 0, self.foreground_age + 1, 0)
         fresh = (mask > 0) & (self.foreground_age < FOREGROUND_MAX_FRAMES)
         rate = np.where(fresh[..., None], BACKGROUND_RATE_FOREGROUND, BACKGROUND_RATE_STILL)
