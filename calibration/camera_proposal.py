@@ -158,6 +158,14 @@ def _pile_centre(evidence: np.ndarray, near: tuple[float, float], card_h: float,
     return cx, cy
 
 
+def _work_copy(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The picture at most WORK_WIDTH_PX wide, and its scale (work px per full px)."""
+    h, w = image.shape[:2]
+    scale = min(1.0, WORK_WIDTH_PX / w)
+    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    return small, scale
+
+
 def propose_camera(image: np.ndarray, players: int,
                    seat0_angle_deg: float = DEFAULT_SEAT0_ANGLE_DEG,
                    seat_angles_deg: tuple[float, ...] | None = None,
@@ -169,8 +177,7 @@ def propose_camera(image: np.ndarray, players: int,
     evidence of all frames is added up, so the pile, which stays, outweighs a card carried
     across the table in one of them; the draw piles are taken from `image`."""
     h, w = image.shape[:2]
-    scale = min(1.0, WORK_WIDTH_PX / w)
-    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    small, scale = _work_copy(image)
     backs = _card_backs(small)
     if len(backs) < 2:
         raise CameraCalibrationError(
@@ -184,11 +191,11 @@ def propose_camera(image: np.ndarray, players: int,
                (draw_centres[0][1] + draw_centres[1][1]) / 2)
     warnings = []
     evidence = _face_evidence(small, card_h * scale)
-    for other in more_images:
-        if other.shape[:2] == (h, w):
-            evidence += _face_evidence(cv2.resize(other, small.shape[1::-1],
-                                                  interpolation=cv2.INTER_AREA), card_h * scale)
-    evidence /= 1 + sum(other.shape[:2] == (h, w) for other in more_images)
+    same_size = [other for other in more_images if other.shape[:2] == (h, w)]
+    for other in same_size:
+        evidence += _face_evidence(cv2.resize(other, small.shape[1::-1],
+                                              interpolation=cv2.INTER_AREA), card_h * scale)
+    evidence /= 1 + len(same_size)
     pile = _pile_centre(evidence, (between[0] * scale, between[1] * scale), card_h * scale,
                         [(x * scale, y * scale) for x, y in draw_centres])
     if pile is not None:
@@ -237,9 +244,7 @@ def propose_camera_from_frames(images: Sequence[np.ndarray], players: int,
     # under a hand looks smaller).
     pairs = []
     for image in images:
-        scale = min(1.0, WORK_WIDTH_PX / image.shape[1])
-        small = cv2.resize(image, (round(image.shape[1] * scale), round(image.shape[0] * scale)),
-                           interpolation=cv2.INTER_AREA)
+        small, scale = _work_copy(image)
         backs = _card_backs(small)[:2]
         pairs.append((sorted((b[0][0] / scale, b[0][1] / scale) for b in backs),
                       min(b[1] for b in backs) / scale) if len(backs) == 2 else None)

@@ -36,6 +36,7 @@ from enum import Enum
 import cv2
 import numpy as np
 
+from referee.rules import RuleSet
 from vision.arms import Arm, robust_level
 from vision.frames import Frame
 from vision.seats import vote
@@ -198,8 +199,8 @@ most of the differing pixels, if it covers at least this many cards' area of the
 two such cards: 0.75 and 0.79). Below that the fit is a guess, and the patch is read as it
 is."""
 
-READ_SURE = 0.5
-"""A reading this confident is sure (the referee's own bar, `min_card_confidence`)."""
+READ_SURE = RuleSet().min_card_confidence
+"""A reading this confident is sure: the referee's own bar."""
 
 READ_PAD_CARDS = 0.15
 """The crop given to the reader is the card's patch turned square to the image, with this
