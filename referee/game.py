@@ -282,6 +282,10 @@ class Game:
         pile_id, _, before = history.pop()
         self.obligations = [o for o in self.obligations if o.pile_id != pile_id]
         self.state = before
+        # The turn goes back to whoever had it, on a fresh clock: its old clock ran out while
+        # the card lay on the pile, and a SEG dated before the take-back would be news from
+        # the past.
+        before.turn_started = max(before.turn_started, event.t)
         if before.in_round and before.turn is not None:
             out.append(info(event.t, "turn", before.turn,
                             say.taken_back(event.card, before.turn)))

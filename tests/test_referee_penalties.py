@@ -57,6 +57,18 @@ def test_with_seg_on_a_quick_player_is_not_called():
     assert penalties(rulings) == []
 
 
+def test_a_card_taken_back_late_gives_the_turn_back_on_a_fresh_clock():
+    # Found by the property test: the turn given back at 20 s had started at 1 s, so a SEG
+    # dated 9 s came out after the take-back, out of time order.
+    rulings = referee(card(1, "r_5", 0), card(2, "r_6", 1), removed(20, "r_6"), seg_after_s=8)
+    times = [r["t"] for r in rulings]
+    assert times == sorted(times)
+    # While the r_6 lay, seats 2 and 3 were slow (at 10 s and 18 s); then seat 1 plays again.
+    assert penalties(rulings) == [("too_slow", 2), ("too_slow", 3)]
+    assert last_turn(rulings) == 1
+    assert max(times) == 20
+
+
 def test_with_seg_off_nobody_is_ever_too_slow():
     rulings = referee(card(1, "r_5", 0), card(60, "r_6", 1))
     assert penalties(rulings) == []
