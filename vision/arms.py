@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.pixels import channel_sum, follow, l1_distance, per_pixel, scale_channels
 from vision.seats import angle_deg, seat_of_angle
 
 ARM_SCALE = 0.5
@@ -104,7 +105,9 @@ class ArmTracker:
         self.table: np.ndarray | None = None  # the background never taken from foreground
 
     def foreground(self, small: np.ndarray) -> np.ndarray:
-        """A 0/1 uint8 mask (at ARM_SCALE) of what is not the table; updates the background."""
+        """A 0/1 uint8 mask (at ARM_SCALE) of what is not the table; updates the background.
+
+        Per-pixel arithmetic by `vision.pixels` (OpenCV): this runs on every frame."""
         h, w = small.shape[:2]
         img = cv2.resize(small, (max(1, round(w * ARM_SCALE)), max(1, round(h * ARM_SCALE))),
                          interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -115,21 +118,20 @@ class ArmTracker:
         self.last_image = img
         if self.table is None:
             self.table = img.copy()
-        mask = cv2.morphologyEx(_differs(img, self.background).astype(np.uint8), cv2.MORPH_OPEN,
+        mask = cv2.morphologyEx(_differs(img, self.background).view(np.uint8), cv2.MORPH_OPEN,
                                 np.ones((2, 2), np.uint8))
-        if mask.mean() > RESET_FOREGROUND_FRACTION:
+        if cv2.countNonZero(mask) > RESET_FOREGROUND_FRACTION * mask.size:
             # No arm covers most of the table: the camera moved or the light changed in a way
             # normalising did not explain. Start again from this picture.
             self.background = img.copy()
             self.table = img.copy()
             return np.zeros_like(mask)
-        still = np.float32(BACKGROUND_RATE_STILL)
         if not mask.any():
             # Nothing over the table (most frames): the same updates as below, without the
-            # masks, which cost a tenth of a core at 30 fps.
-            self.table += (img - self.table) * still
+            # masks.
+            follow(self.table, img, BACKGROUND_RATE_STILL)
             self.foreground_age[:] = 0
-            self.background += (img - self.background) * still
+            follow(self.background, img, BACKGROUND_RATE_STILL)
             return mask
         # A ghost: the background took in an arm that rested long, the arm has gone, and the
         # bare table shows again. It is table, at once.
@@ -137,12 +139,12 @@ class ArmTracker:
         if ghost.any():
             mask[ghost] = 0
             self.background[ghost] = img[ghost]
-        bare = mask == 0
-        self.table[bare] += (img[bare] - self.table[bare]) * still
+        follow(self.table, img, np.where(mask == 0, BACKGROUND_RATE_STILL, 0).astype(np.float32))
         self.foreground_age = np.where(mask > 0, self.foreground_age + 1, 0)
         fresh = (mask > 0) & (self.foreground_age < FOREGROUND_MAX_FRAMES)
-        rate = np.where(fresh[..., None], BACKGROUND_RATE_FOREGROUND, BACKGROUND_RATE_STILL)
-        self.background += (img - self.background) * rate.astype(np.float32)
+        follow(self.background, img,
+                np.where(fresh, BACKGROUND_RATE_FOREGROUND, BACKGROUND_RATE_STILL)
+                .astype(np.float32))
         return mask
 
     def absorb(self, mask: np.ndarray, origin: tuple[int, int]) -> None:
@@ -194,13 +196,15 @@ class ArmTracker:
 def _differs(img: np.ndarray, ref: np.ndarray) -> np.ndarray:
     """Pixels of `img` that a lamp or a passing shadow cannot have made from `ref`: their
     brightness or their chromaticity moved too far (bool mask)."""
-    sum_img = img.sum(axis=2) + 1.0
-    sum_ref = ref.sum(axis=2) + 1.0
-    ratio = sum_img / sum_ref
-    chroma = np.abs(img / sum_img[..., None] - ref / sum_ref[..., None]).sum(axis=2)
-    lit = np.minimum(sum_img, sum_ref) > 3 * DARK_LEVEL
+    sum_img = channel_sum(img)
+    sum_img += 1.0
+    sum_ref = channel_sum(ref)
+    sum_ref += 1.0
+    chroma = l1_distance(cv2.divide(img, per_pixel(sum_img)), cv2.divide(ref, per_pixel(sum_ref)))
+    lit = cv2.min(sum_img, sum_ref) > 3 * DARK_LEVEL
+    ratio = cv2.divide(sum_img, sum_ref)
     fg = (ratio > BRIGHTNESS_RATIO_MAX) | (ratio < 1 / BRIGHTNESS_RATIO_MAX)
-    fg &= np.abs(sum_img - sum_ref) > MIN_SUM_DIFF
+    fg &= cv2.absdiff(sum_img, sum_ref) > MIN_SUM_DIFF
     fg |= lit & (chroma > CHROMA_DIFF_MIN)
     return fg
 
@@ -212,7 +216,7 @@ def normalise_brightness(img: np.ndarray, base_median: np.ndarray | None
     table cancels out, and a dark table's noise is not amplified."""
     level = np.maximum(robust_level(img[::3, ::3]), 1.0)
     base = level if base_median is None else base_median
-    return img * (base / level), base
+    return scale_channels(img, base / level), base
 
 
 def robust_level(sample: np.ndarray) -> np.ndarray:

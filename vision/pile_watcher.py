@@ -39,6 +39,7 @@ import numpy as np
 from referee.rules import RuleSet
 from vision.arms import Arm, robust_level
 from vision.frames import Frame
+from vision.pixels import follow, l1_distance, scale_channels
 from vision.seats import vote
 
 
@@ -299,11 +300,11 @@ class PileWatcher:
             self.reference = crop
             self.previous = crop
             return []
-        moving = _l1(crop, self.previous) > MOTION_L1
+        moving = l1_distance(crop, self.previous) > MOTION_L1
         self.moving = moving
         self.previous = crop
         self.still_frames = np.where(moving, 0, self.still_frames + 1)
-        changed = (_l1(crop, self.reference) > CHANGE_L1) & ~clipped
+        changed = (l1_distance(crop, self.reference) > CHANGE_L1) & ~clipped
         any_moving = moving.mean() > MIN_MOVING_PX_FRACTION
         if not self._arm_over(arms):
             self.hand_left = True
@@ -312,7 +313,7 @@ class PileWatcher:
             self.state = PileState.HAND if any_moving else PileState.IDLE
             if not any_moving:
                 # Follow slow drifts of the light while nothing happens.
-                self.reference += (crop - self.reference) * np.float32(0.05)
+                follow(self.reference, crop, 0.05)
             return []
         events = self._confirm(t, crop, changed, self._arm_over(arms))
         if events:
@@ -340,7 +341,7 @@ class PileWatcher:
             self.base_level = level
         # Scaled to the first frame's light (not to a fixed level, which would amplify the
         # noise of a dark table along with its brightness).
-        crop = raw.astype(np.float32) * (self.base_level / level)
+        crop = scale_channels(raw.astype(np.float32), self.base_level / level)
         clipped = (raw >= CLIPPED_LEVEL).any(axis=2)
         return crop, clipped
 
@@ -460,7 +461,7 @@ class PileWatcher:
         if self.moving is None or self.moving[near].mean() > MAX_MOVING_IN_CARD:
             return
         now = self.previous
-        take = near & ~played.hull & (_l1(now, played.before) <= CHANGE_L1)
+        take = near & ~played.hull & (l1_distance(now, played.before) <= CHANGE_L1)
         if not others:
             take |= near
         self.reference[take] = now[take]
@@ -476,7 +477,7 @@ class PileWatcher:
         then it reads nothing sure."""
         reach = 2 * round(WHOLE_CARD_REACH_CARDS * self.card_height_px) + 1
         near = cv2.dilate(played.hull.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
-        differs = (_l1(self.previous, played.before) > CHANGE_L1) & near
+        differs = (l1_distance(self.previous, played.before) > CHANGE_L1) & near
         whole = self._card_patch(differs)
         place = whole if whole is not None and (whole & played.hull).any() else played.hull
         if self._card_sized_mask(place):
@@ -680,10 +681,6 @@ def _card_view(full: np.ndarray, centre: tuple[float, float], size: tuple[float,
     turn[:, 2] += (w / 2 - centre[0], h / 2 - centre[1])
     return cv2.warpAffine(full, turn, (w, h), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
-
-
-def _l1(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.abs(a - b).sum(axis=2)
 
 
 def _matches(a: np.ndarray, b: np.ndarray, mask: np.ndarray, fraction: float,
