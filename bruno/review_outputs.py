@@ -15,32 +15,64 @@ import numpy as np
 from bruno.annotated_video import Overlay, write_annotated_video
 from bruno.report import ReportInput, SoundEnvelope, evidence_times, write_report
 from referee.eventlog import dumps
-from vision.frames import FrameSourceError, read_video
 
 ENVELOPE_RATE_HZ = 16_000
 """The sound is read at this rate for the report's loudness strip: plenty for an envelope."""
 
 
+SEEK_BEYOND_S = 4.0
+"""Frames for the report are grabbed by seeking to the keyframe before each moment; a moment
+less than this after the last frame decoded is reached by decoding on instead."""
+
+
 def grab_frames(video: str | Path, times: Iterable[float]) -> dict[float, np.ndarray]:
-    """The full frames at (the first frame at or after) each time, in one pass over the video.
-    Times past a break in a damaged file get the last frame before it."""
+    """The full frames at (the first frame at or after) each time. Times past a break in a
+    damaged file, or past the end, get the last frame decoded.
+
+    Seeking, not a pass over the video: a report needs a frame per ruling, and decoding the
+    whole video for them took an eighth of a review."""
+    import av
+
     wanted = sorted(set(times))
     found: dict[float, np.ndarray] = {}
     if not wanted:
         return found
-    last = None
     try:
-        for frame in read_video(video):
-            last = frame
-            while len(found) < len(wanted) and frame.t_s + 1e-6 >= wanted[len(found)]:
-                found[wanted[len(found)]] = frame.full()
-            if len(found) == len(wanted):
-                break
-    except FrameSourceError:
-        pass
-    for t in wanted[len(found):]:
+        container = av.open(str(video))
+    except (av.error.FFmpegError, OSError):
+        return found
+    last = None
+    with container:
+        if not container.streams.video:
+            return found
+        stream = container.streams.video[0]
+        stream.thread_type = "AUTO"
+        start = stream.start_time or 0
+        try:
+            while len(found) < len(wanted):
+                target = wanted[len(found)]
+                container.seek(start + int(target / stream.time_base), stream=stream,
+                               backward=True)
+                for frame in container.decode(stream):
+                    if frame.pts is None:
+                        continue
+                    t = float((frame.pts - start) * stream.time_base)
+                    last = frame
+                    while len(found) < len(wanted) and t + 1e-6 >= wanted[len(found)]:
+                        found[wanted[len(found)]] = frame.to_ndarray(format="bgr24")
+                    if len(found) == len(wanted):
+                        break
+                    upcoming = wanted[len(found)]
+                    if upcoming != target and upcoming - t > SEEK_BEYOND_S:
+                        break  # seek to it (a seek lands at or before it: never seek twice)
+                else:
+                    break  # the end of the video
+        except (av.error.FFmpegError, OSError):
+            pass  # a damaged file: what came before the damage
         if last is not None:
-            found[t] = last.full()
+            image = last.to_ndarray(format="bgr24")
+            for t in wanted[len(found):]:
+                found[t] = image
     return found
 
 

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import av
+import cv2
 import numpy as np
 import pytest
 
-from bruno.annotated_video import AnnotationError, Overlay, draw_overlay, write_annotated_video
+from bruno.annotated_video import (
+    AnnotationError,
+    Overlay,
+    draw_overlay,
+    draw_scene,
+    scene_at,
+    write_annotated_video,
+)
+from bruno.overlay_layer import OverlayLayer
 
 from video_helpers import FPS, H, W, make_video
 
@@ -69,3 +78,25 @@ def test_a_file_that_is_no_video_is_a_clear_error(tmp_path):
     bogus.write_text("not a video")
     with pytest.raises(AnnotationError, match="cannot be read as a video"):
         write_annotated_video(bogus, tmp_path / "out.mp4", OVERLAY)
+
+
+def test_an_overlay_blended_into_the_yuv_planes_looks_as_if_drawn_on_the_picture():
+    # A textured picture, so a blend in the wrong place or of the wrong colour shows.
+    rng = np.random.default_rng(3)
+    picture = cv2.resize(rng.integers(0, 255, (H // 8, W // 8, 3), dtype=np.uint8), (W, H))
+    frame = av.VideoFrame.from_ndarray(picture, format="bgr24").reformat(format="yuv420p")
+    plain = frame.to_ndarray(format="bgr24")
+    for t in (0.8, 1.5, 5.0):  # arrow and knock; caption; the badge alone
+        scene = scene_at(OVERLAY, t)
+        layer = OverlayLayer.render(lambda image: draw_scene(image, OVERLAY, scene), H, W)
+        blended = layer.over(frame).to_ndarray(format="bgr24").astype(int)
+        drawn = draw_overlay(plain, OVERLAY, t)
+        # What the old way made of it: drawn in BGR, then turned into the video's 4:2:0.
+        encoded = av.VideoFrame.from_ndarray(drawn, format="bgr24").reformat(format="yuv420p")
+        expected = encoded.to_ndarray(format="bgr24").astype(int)
+        near = cv2.dilate((np.abs(drawn.astype(int) - plain).sum(axis=2) > 0).astype(np.uint8),
+                          np.ones((5, 5), np.uint8)) > 0
+        assert near.any()
+        assert np.array_equal(blended[~near], plain[~near])  # away from the drawing: untouched
+        error = np.abs(blended - expected).max(axis=2)[near]
+        assert error.max() <= 10  # rounding (measured: at most 5 levels)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import math
 
 import av
+import numpy as np
 import pytest
 
 from bruno.review_outputs import grab_frames, sound_envelope, write_review_folder
@@ -24,12 +26,43 @@ def rulings_for(events: list[dict], **settings) -> list[dict]:
     return [r.to_dict() for r in replay(log.setup.new_game(), log.events)]
 
 
-def test_frames_are_grabbed_in_one_pass_at_or_after_each_time(tmp_path):
+def test_frames_are_grabbed_at_or_after_each_time(tmp_path):
     video = tmp_path / "game.mp4"
     make_video(video, seconds=2.0)
     frames = grab_frames(video, [1.0, 0.1, 5.0])
     assert set(frames) == {0.1, 1.0, 5.0}  # past the end: the last frame
     assert frames[1.0].shape == (180, 320, 3)
+
+
+def _counting_video(path, frames: int, gop: int) -> None:
+    """Frame i shows i % 15 on its left half and i // 15 on its right, as grey levels."""
+    with av.open(str(path), "w") as container:
+        video = container.add_stream("libx264", rate=FPS)
+        video.width, video.height, video.pix_fmt = 64, 32, "yuv420p"
+        video.gop_size = gop
+        for i in range(frames):
+            image = np.empty((32, 64, 3), np.uint8)
+            image[:, :32] = 40 + (i % 15) * 10
+            image[:, 32:] = 40 + (i // 15) * 10
+            frame = av.VideoFrame.from_ndarray(image, format="bgr24")
+            frame.pts = i
+            container.mux(video.encode(frame))
+        container.mux(video.encode())
+
+
+def _index_shown(image: np.ndarray) -> int:
+    low, high = (round((float(image[:, half].mean()) - 40) / 10) for half in
+                 (slice(4, 28), slice(36, 60)))
+    return high * 15 + low
+
+
+def test_frames_grabbed_by_seeking_are_the_first_at_or_after_each_time(tmp_path):
+    video = tmp_path / "counting.mp4"
+    _counting_video(video, frames=12 * FPS, gop=FPS)  # 12 s, a keyframe a second
+    times = [0.0, 0.5, 0.51, 6.0, 6.02, 11.5, 2.0, 30.0]  # far apart: seeks, and one past the end
+    frames = grab_frames(video, times)
+    expected = {t: min(math.ceil(t * FPS - 1e-6), 12 * FPS - 1) for t in times}
+    assert {t: _index_shown(image) for t, image in frames.items()} == expected
 
 
 def test_the_envelope_follows_the_sound_track_and_is_none_without_one(tmp_path):
