@@ -3,8 +3,9 @@
 The whole command, as a person runs it (`bruno review examples/demo/demo.mp4 --profile
 demo.room.toml --notes demo.notes.jsonl`): decoding, vision with the card recogniser, the knock
 detector in its second process, the referee, the report and the annotated video. Then the same
-with `--events-only` (decoding, vision and the knock detector only), to show where the time
-goes. One line per measure:
+with `--events-only` (decoding, vision and the knock detector only), and decoding alone, to
+show where the time goes: a full review decodes the footage twice (once to watch it, once to
+annotate it) and encodes it once. One line per measure:
 
 - wall: footage seconds per wall-clock second (the issue aims at >= 10x on 2 cores);
 - CPU: user + system seconds of every process the command ran, and footage seconds per CPU
@@ -49,6 +50,20 @@ def timed(args: list[str]) -> tuple[float, float]:
     return time.perf_counter() - started, children_cpu_s() - cpu_before
 
 
+def decoding_alone_s(video: Path) -> float:
+    """Wall seconds to decode every frame and nothing else (both cores, as a review does):
+    the floor under any pass over the footage."""
+    import av
+
+    started = time.perf_counter()
+    with av.open(str(video)) as container:
+        stream = container.streams.video[0]
+        stream.thread_type = "AUTO"
+        for _ in container.decode(stream):
+            pass
+    return time.perf_counter() - started
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="only the whole review")
@@ -59,6 +74,10 @@ def main(argv: list[str] | None = None) -> int:
                                      [("bruno review --events-only", ["--events-only"])])
     print(f"review speed of {VIDEO.name} ({seconds:.1f} s of 1280x720 at 30 fps, "
           "card recogniser, knock detector):")
+    if not args.quick:
+        wall = decoding_alone_s(VIDEO)
+        print(f"  decoding alone (PyAV, no watching): wall {wall:.1f} s = {seconds / wall:.2f}x "
+              "real time")
     with tempfile.TemporaryDirectory() as out:
         for label, extra in runs:
             wall, cpu = timed(["review", *common, "--out", out, "--json", *extra])
