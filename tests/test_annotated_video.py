@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import av
 import cv2
 import numpy as np
@@ -88,7 +90,7 @@ def test_an_overlay_blended_into_the_yuv_planes_looks_as_if_drawn_on_the_picture
     plain = frame.to_ndarray(format="bgr24")
     for t in (0.8, 1.5, 5.0):  # arrow and knock; caption; the badge alone
         scene = scene_at(OVERLAY, t)
-        layer = OverlayLayer.render(lambda image: draw_scene(image, OVERLAY, scene), H, W)
+        layer = OverlayLayer.render(partial(draw_scene, overlay=OVERLAY, scene=scene), H, W)
         blended = layer.over(frame).to_ndarray(format="bgr24").astype(int)
         drawn = draw_overlay(plain, OVERLAY, t)
         # What the old way made of it: drawn in BGR, then turned into the video's 4:2:0.

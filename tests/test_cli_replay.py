@@ -1,6 +1,7 @@
 """`bruno replay` as a user runs it: a subprocess, its output and its exit code."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -79,3 +80,15 @@ def test_a_missing_file_or_a_bad_override_gives_one_line_and_exit_code_2(tmp_pat
         result = bruno(*args)
         assert result.returncode == 2, args
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+@pytest.mark.parametrize(("command", "section"), [
+    (("review",), "[camera]"), (("listen",), "[mic]"),
+    (("calibrate", "mic"), "[mic]"), (("calibrate", "camera"), "[camera]"),
+])
+def test_help_texts_keep_the_profile_section_names(command, section):
+    # Rich takes "[camera]" for a style tag and drops it unless it is escaped.
+    result = subprocess.run([sys.executable, "-m", "bruno", *command, "--help"],
+                            capture_output=True, text=True, cwd=ROOT, timeout=60,
+                            env={**os.environ, "COLUMNS": "200"})
+    assert result.returncode == 0 and section in result.stdout

@@ -41,7 +41,7 @@ def mic(
         "--profile", help="Profile to write; its other sections are kept.")] = DEFAULT_PROFILE,
     device: Annotated[str | None, typer.Option(
         "--device", help="Microphone name or number; default: the system's.")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print the [mic] section as JSON.")
+    json_out: Annotated[bool, typer.Option("--json", help="Print the \\[mic] section as JSON.")
     ] = False,
 ) -> None:
     """Measure the noise floor, then the loudness and spectrum of knocks on this table."""

@@ -50,7 +50,7 @@ def camera(
     at: Annotated[float, typer.Option("--at", help="Seconds into a video to take the frame.")
                   ] = VIDEO_FRAME_AT_S,
     device: Annotated[str, typer.Option("--camera", help="Camera index or device path.")] = "0",
-    json_out: Annotated[bool, typer.Option("--json", help="Print the [camera] section as JSON.")
+    json_out: Annotated[bool, typer.Option("--json", help="Print the \\[camera] section as JSON.")
                         ] = False,
 ) -> None:
     """Propose the discard-pile and draw-pile regions and the seat directions; save them."""

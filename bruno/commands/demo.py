@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from bruno.demo_footage import NOTES, ROOM, VIDEO
 from bruno.errors import UserError
@@ -62,9 +63,11 @@ def demo(
     _print_rulings(outcome.rulings, outcome.events)
     console = Console(highlight=False)
     for note in outcome.notes:
-        console.print(f"[yellow]note:[/] {note}")
-    console.print(f"The report (open it in a browser): [bold]{outcome.files['report.html']}[/]")
-    console.print(f"The annotated video: {outcome.files.get('annotated.mp4', '(none)')}")
+        console.print(f"[yellow]note:[/] {escape(note)}")
+    console.print("The report (open it in a browser): "
+                  f"[bold]{escape(str(outcome.files['report.html']))}[/]")
+    video = outcome.files.get("annotated.mp4", "(none)")
+    console.print(f"The annotated video: {escape(str(video))}")
 
 
 def _out_folder(out: Path | None, quiet: bool) -> Path:

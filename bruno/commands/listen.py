@@ -30,7 +30,7 @@ def listen(
         "--device", help="Microphone name or number (with --mic); default: the profile's, "
         "else the system's.")] = None,
     profile: Annotated[Path | None, typer.Option(
-        "--profile", help="Room profile with a calibrated [mic] section.")] = None,
+        "--profile", help="Room profile with a calibrated \\[mic] section.")] = None,
     json_out: Annotated[bool, typer.Option(
         "--json", help='One event per line: {"t", "kind": "knock", "strength", "confidence"}.')
     ] = False,

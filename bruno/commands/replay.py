@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from bruno.errors import UserError
 from bruno.rulings_table import add_ruling_row, rulings_table
@@ -60,7 +61,7 @@ def parse_settings(items: list[str]) -> dict[str, object]:
 
 def print_rulings(setup: GameSetup, rulings: list[Ruling], source: str) -> None:
     console = Console(highlight=False)
-    console.print(f"[bold]{source}[/]: {setup.variant}, {setup.players} players, "
+    console.print(f"[bold]{escape(source)}[/]: {setup.variant}, {setup.players} players, "
                   f"dealer seat {setup.dealer}")
     table = rulings_table()
     for ruling in rulings:

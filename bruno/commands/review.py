@@ -14,6 +14,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from bruno.errors import UserError
@@ -33,7 +34,7 @@ def review(
         "--events-only", help="Only the events (no rulings).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line.")] = False,
     profile: Annotated[Path | None, typer.Option(
-        "--profile", help="Room profile with a [camera] section.", show_default=False)] = None,
+        "--profile", help="Room profile with a \\[camera] section.", show_default=False)] = None,
     players: Annotated[int | None, typer.Option(
         "--players", min=2, max=10, help="Players, when no profile says (default 4).",
         show_default=False)] = None,
@@ -108,7 +109,8 @@ def _reader(cards_from: Path | None):
 def _print_table(footage: Path, log: list[dict]) -> None:
     console = Console(highlight=False)
     game = log[0]
-    console.print(f"[bold]{footage}[/]: {game['players']} players, dealer seat {game['dealer']}")
+    console.print(f"[bold]{escape(str(footage))}[/]: {game['players']} players, "
+                  f"dealer seat {game['dealer']}")
     table = Table(show_edge=False, pad_edge=False)
     for column in ("t (s)", "kind", "seat", "card", "confidence", "from"):
         table.add_column(column)
