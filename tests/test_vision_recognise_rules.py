@@ -1,0 +1,44 @@
+"""The recogniser's rules about located quads, on geometry alone (no model needed)."""
+
+import numpy as np
+
+from vision.recognise import _inside_fraction, _join_parts
+
+
+def quad(x0, y0, x1, y1):
+    return np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
+
+
+WHOLE = quad(100, 100, 200, 250)          # a card, 100 x 150
+TOP, BOTTOM = quad(105, 105, 195, 160), quad(105, 190, 195, 245)  # its body above/below a disc
+
+
+def test_the_top_and_bottom_parts_of_one_card_read_alike_are_one_reading_of_the_whole_card():
+    readings = [(0.99, 7, 3, TOP), (0.95, 7, 3, BOTTOM), (0.6, 9, 7, WHOLE)]
+    joined = _join_parts(readings, [WHOLE, TOP, BOTTOM])
+    assert [(conf, top) for conf, top, _, _ in joined] == [(0.99, 7), (0.6, 9)]
+    assert np.array_equal(joined[0][3], WHOLE)
+
+
+def test_parts_read_as_different_cards_are_not_joined():
+    readings = [(0.99, 7, 3, TOP), (0.95, 8, 3, BOTTOM)]
+    assert len(_join_parts(readings, [WHOLE, TOP, BOTTOM])) == 2
+
+
+def test_two_outlines_of_the_same_part_are_not_taken_for_two_parts():
+    # The body and the body grown to a card overlap: they are one part, not a card's halves.
+    grown = quad(100, 100, 200, 165)
+    readings = [(0.99, 7, 3, TOP), (0.9, 7, 3, grown)]
+    assert len(_join_parts(readings, [WHOLE, TOP, grown])) == 2
+
+
+def test_two_cards_alike_far_apart_stay_two_cards():
+    other = quad(400, 100, 500, 250)
+    readings = [(0.99, 7, 3, WHOLE), (0.98, 7, 3, other)]
+    assert len(_join_parts(readings, [WHOLE, other])) == 2
+
+
+def test_the_share_of_a_quad_inside_the_image():
+    assert _inside_fraction(quad(0, 0, 50, 50), 100, 100) == 1.0
+    assert abs(_inside_fraction(quad(-75, 0, 25, 100), 100, 100) - 0.25) < 1e-6
+    assert _inside_fraction(quad(-50, -50, -10, -10), 100, 100) == 0.0
