@@ -5,9 +5,14 @@ nearly still, for `DWELL_FRAMES`, which an arm merely passing over the draw pile
 the discard pile does not. The reach ends when no tip has been in the region for `GAP_FRAMES`;
 the event's `t` is when the hand first came to rest there, its seat the arms' vote.
 
-While an arm that was at the discard pile moments ago (the same arm, by its direction) is over
-a draw pile, it is playing, not drawing: it is crossing the draw pile on its way in or out, and
-its frames there do not count as resting.
+Arms are followed as movements (`_Movement`): one arm, by its direction, from when it comes
+into the picture until it has been out of it for `GONE_FRAMES`. While an arm that was at the
+discard pile moments ago in the same movement is over a draw pile, it is playing, not drawing:
+it is crossing the draw pile on its way in or out, and its frames there do not count as
+resting. An arm that left the picture after playing and comes back is a new movement, free to
+draw. One movement draws from one draw pile: after its draw, the arm withdrawing over the
+other draw pile (its tip left behind there for a few frames while the arm shrinks away) is no
+new reach.
 """
 
 from __future__ import annotations
@@ -38,8 +43,25 @@ crossing the discard pile on its way to a draw pile is over it for about four)."
 SAME_ARM_DEG = 20.0
 """Two arms entering within this many degrees of each other (seen from the pile) are one."""
 
+GONE_FRAMES = 4
+"""An arm not seen for this many frames (133 ms at 30 fps) has left the picture: coming back,
+it is a new movement. Seats that played and then drew were out of the picture 0.35-0.6 s
+between the two on games 101-110; an arm crossing the table is seen in every frame. 2 to 8
+frames found the same draws there; 12 lost one."""
+
 REGION_GROW = 0.15
 """The region is grown by this fraction of its size each way: fingertips reach over the edge."""
+
+
+@dataclass
+class _Movement:
+    """One arm, by its entry direction, from coming into the picture to leaving it."""
+
+    angle: float
+    missing_frames: int = 0
+    pile_times: deque = field(default_factory=deque)  # `t` of frames with its tip at the pile
+    drew_at: float | None = None  # `t` of the draw this movement made, once counted
+    drew_from: int | None = None  # ... and the draw pile it drew from
 
 
 @dataclass
@@ -51,6 +73,7 @@ class _Reach:
     last_tip: tuple[float, float] | None = None
     angle: float | None = None
     after: float | None = None  # the entry angle of the arm whose reach this one cut short
+    movement: _Movement | None = None
 
 
 @dataclass
@@ -61,7 +84,7 @@ class DrawWatcher:
     card_height_px: float
     pile_px: tuple[int, int, int, int] | None = None
     reaches: list[_Reach] = field(default_factory=list)
-    pile_arms: deque = field(default_factory=deque)  # (t, entry angle) of arms at the pile
+    movements: list[_Movement] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         grown = []
@@ -71,37 +94,60 @@ class DrawWatcher:
         self.regions = grown
         self.reaches = [_Reach() for _ in grown]
 
-    def _playing(self, arm: Arm) -> bool:
-        frames_at_pile = sum(angular_distance_deg(arm.entry_angle_deg, angle) <= SAME_ARM_DEG
-                             for _, angle in self.pile_arms)
-        return frames_at_pile >= PILE_DWELL_FRAMES
+    def _movement(self, arm: Arm) -> _Movement:
+        for movement in self.movements:
+            if angular_distance_deg(arm.entry_angle_deg, movement.angle) <= SAME_ARM_DEG:
+                return movement
+        movement = _Movement(arm.entry_angle_deg)
+        self.movements.append(movement)
+        return movement
 
-    def _is_draw(self, reach: _Reach) -> bool:
-        """A reach that rested long enough and did not go on to the discard pile (an arm that
-        slowed down over a draw pile on its way in to play)."""
+    def _playing(self, arm: Arm) -> bool:
+        return len(self._movement(arm).pile_times) >= PILE_DWELL_FRAMES
+
+    def _is_draw(self, reach: _Reach, index: int) -> bool:
+        """A reach that rested long enough, did not go on to the discard pile (an arm that
+        slowed down over a draw pile on its way in to play) and is not the arm withdrawing
+        from a draw it made earlier in the same movement."""
         if reach.resting_frames < DWELL_FRAMES or reach.first_t is None:
             return False
-        frames_at_pile = sum(t > reach.first_t and reach.angle is not None
-                             and angular_distance_deg(reach.angle, angle) <= SAME_ARM_DEG
-                             for t, angle in self.pile_arms)
+        movement = reach.movement
+        if movement is None:  # never rested: caught by resting_frames above
+            return False
+        if movement.drew_at is not None and movement.drew_at < reach.first_t \
+                and movement.drew_from != index:
+            return False  # its tip left over the other draw pile on the way out
+        frames_at_pile = sum(t > reach.first_t for t in movement.pile_times)
         return frames_at_pile < PILE_DWELL_FRAMES
 
     @staticmethod
-    def _event(reach: _Reach) -> dict:
+    def _event(reach: _Reach, index: int) -> dict:
+        if reach.movement is not None and reach.movement.drew_at is None:
+            reach.movement.drew_at, reach.movement.drew_from = reach.first_t, index
         return {"t": round(reach.first_t, 4), "kind": "draw", "seat": vote(reach.seats),
                 "count": 1}
 
-    def _remember_pile_arms(self, t_s: float, arms: list[Arm]) -> None:
-        if self.pile_px is not None:
-            px0, py0, px1, py1 = self.pile_px
-            for arm in arms:
+    def _follow_movements(self, t_s: float, arms: list[Arm]) -> None:
+        """Each arm to its movement; the discard-pile frames of each; movements that left."""
+        seen = set()
+        for arm in arms:
+            movement = self._movement(arm)
+            movement.angle = arm.entry_angle_deg
+            movement.missing_frames = 0
+            seen.add(id(movement))
+            if self.pile_px is not None:
+                px0, py0, px1, py1 = self.pile_px
                 if px0 <= arm.tip[0] < px1 and py0 <= arm.tip[1] < py1:
-                    self.pile_arms.append((t_s, arm.entry_angle_deg))
-        while self.pile_arms and self.pile_arms[0][0] < t_s - PLAYING_ARM_MEMORY_S:
-            self.pile_arms.popleft()
+                    movement.pile_times.append(t_s)
+            while movement.pile_times and movement.pile_times[0] < t_s - PLAYING_ARM_MEMORY_S:
+                movement.pile_times.popleft()
+        for movement in self.movements:
+            if id(movement) not in seen:
+                movement.missing_frames += 1
+        self.movements = [m for m in self.movements if m.missing_frames < GONE_FRAMES]
 
     def update(self, t_s: float, arms: list[Arm]) -> list[dict]:
-        self._remember_pile_arms(t_s, arms)
+        self._follow_movements(t_s, arms)
         events = []
         for index, (x0, y0, x1, y1) in enumerate(self.regions):
             reach = self.reaches[index]
@@ -114,8 +160,8 @@ class DrawWatcher:
                 if not same:
                     # Another arm now, from another side: the last one's reach is over, even if
                     # the hands followed each other too fast for a gap.
-                    if self._is_draw(reach):
-                        events.append(self._event(reach))
+                    if self._is_draw(reach, index):
+                        events.append(self._event(reach, index))
                     # The last arm, on its way out, is no new reach.
                     reach = self.reaches[index] = _Reach(after=reach.angle)
                     same = inside
@@ -126,6 +172,7 @@ class DrawWatcher:
                     <= STILL_CARDS_PER_FRAME * self.card_height_px
                 reach.last_tip = arm.tip
                 if still and not self._playing(arm):
+                    reach.movement = self._movement(arm)
                     reach.resting_frames += 1
                     reach.seats.append(arm.seat)
                     if reach.first_t is None:
@@ -134,16 +181,16 @@ class DrawWatcher:
             reach.missing_frames += 1
             reach.last_tip = None
             if reach.missing_frames >= GAP_FRAMES:
-                if self._is_draw(reach):
-                    events.append(self._event(reach))
+                if self._is_draw(reach, index):
+                    events.append(self._event(reach, index))
                 self.reaches[index] = _Reach()
         return events
 
     def finish(self) -> list[dict]:
         """Reaches still open at the end of the footage."""
         events = []
-        for reach in self.reaches:
-            if self._is_draw(reach):
-                events.append(self._event(reach))
+        for index, reach in enumerate(self.reaches):
+            if self._is_draw(reach, index):
+                events.append(self._event(reach, index))
         self.reaches = [_Reach() for _ in self.regions]
         return events
