@@ -12,8 +12,8 @@ A new card is confirmed when the pixels that differ from the reference *and* hav
 for `STABLE_FRAMES` form a card-shaped patch that does not touch the region's edge — an arm
 always reaches the edge (it comes from outside), a card lies inside. This also confirms a card
 while another hand is already moving in (a jump-in), and never while a hand covers it, nor from
-a lamp change (brightness is normalised by the frame's median; clipped pixels are ignored)
-or a passing shadow (soft, below `CHANGE_L1`, and never card-shaped).
+a lamp change (brightness is normalised by the frame's median; a clipped channel counts only
+for the change it proves) or a passing shadow (soft, below `CHANGE_L1`, and never card-shaped).
 
 The event's `t` is the first frame from which the new card's pixels have not changed (looked
 up in a short history), not the frame it was confirmed in. The card is read by `read_card`
@@ -70,7 +70,13 @@ CHANGE_L1 = 60.0
 card's print does; a soft shadow (< 20 % darker) on most tables does not."""
 
 CLIPPED_LEVEL = 250
-"""Pixels this bright (any channel) in the raw frame are clipped and their colour unknown."""
+"""A channel this bright in the raw frame is clipped: its value is only known to be at least
+this. It is compared with the reference as that bound (`_differs`), not dropped: a lamp turned
+up clips pixels that have not changed (the bound is below the reference: no change), while a
+white or yellow card on a brightly lit table is clipped almost all over (its oval, its yellow
+field) and is still far brighter than a darker card under it. Dropping every pixel with a
+clipped channel lost those cards: rendered game 307 (a vivid, brightly lit table) missed 9 of
+31 plays, its new card's patch cut to the few unclipped pixels around its print."""
 
 MIN_MOVING_PX_FRACTION = 0.004
 """Fewer moving pixels than this fraction of the region is noise, not a hand."""
@@ -270,6 +276,7 @@ class PileWatcher:
         self.played: list[_Played] = []
         self.stale_since = np.full(self.shape, np.inf)
         self.base_level: np.ndarray | None = None
+        self.clip_floor = np.full(3, CLIPPED_LEVEL, np.float32)  # CLIPPED_LEVEL, scaled
         self.hand_left = True  # no hand over the pile since the last card was confirmed
         self.waiting: _WaitingRead | None = None
         self.moving: np.ndarray | None = None
@@ -304,7 +311,7 @@ class PileWatcher:
         self.moving = moving
         self.previous = crop
         self.still_frames = np.where(moving, 0, self.still_frames + 1)
-        changed = (l1_distance(crop, self.reference) > CHANGE_L1) & ~clipped
+        changed = self._differs(crop, clipped)
         any_moving = moving.mean() > MIN_MOVING_PX_FRACTION
         if not self._arm_over(arms):
             self.hand_left = True
@@ -341,9 +348,21 @@ class PileWatcher:
             self.base_level = level
         # Scaled to the first frame's light (not to a fixed level, which would amplify the
         # noise of a dark table along with its brightness).
-        crop = scale_channels(raw.astype(np.float32), self.base_level / level)
-        clipped = (raw >= CLIPPED_LEVEL).any(axis=2)
+        gains = self.base_level / level
+        crop = scale_channels(raw.astype(np.float32), gains)
+        self.clip_floor = (CLIPPED_LEVEL * gains).astype(np.float32)
+        clipped = raw >= CLIPPED_LEVEL  # per channel
         return crop, clipped
+
+    def _differs(self, crop: np.ndarray, clipped: np.ndarray) -> np.ndarray:
+        """Pixels that differ from the reference by more than CHANGE_L1. A clipped channel
+        counts for the least it may differ: its value is at least the clip level (scaled like
+        the crop), so it differs by how far the reference lies below that, or not at all."""
+        if not clipped.any():
+            return l1_distance(crop, self.reference) > CHANGE_L1
+        bound = np.maximum(self.reference, self.clip_floor)
+        seen = np.where(clipped, bound, crop).astype(np.float32)
+        return l1_distance(seen, self.reference) > CHANGE_L1
 
     def _remember(self, t: float, crop: np.ndarray, frame: Frame, arms: list[Arm]) -> None:
         self.history.append((t, crop))
@@ -379,7 +398,12 @@ class PileWatcher:
         if hull is None or \
                 (self.still_frames[hull] < MOVED_LATELY_FRAMES).mean() > MAX_MOVING_IN_CARD:
             return []
-        if _explained_by_light(crop[hull], self.reference[hull]):
+        # Judged on the pixels that changed: up to 70 % of a patch (MIN_CHANGED_IN_HULL) may
+        # lie between them, unchanged, and those keep their colour and brightness whatever
+        # changed the others. Judged on all, the parts of a card its leaving hand uncovered
+        # passed for light (rendered game 302, 5.5 s), were not joined to that card, and the
+        # last part, uncovered once the hand had gone, was taken for a new card.
+        if _explained_by_light(crop[hull & changed], self.reference[hull & changed]):
             self._adopt(crop, hull)  # a shadow or glare over the top card, not a new card
             return []
         if self.played and hand_over and \
@@ -431,8 +455,8 @@ class PileWatcher:
         if frame.t_s <= waiting.confirmed_t or self._arm_over(arms):
             return []
         if not waiting.caught_up:
-            self._catch_up(waiting.played, waiting.others)
-            waiting.caught_up = True
+            # Until it is done: the hand that just left may still move at the pile's edge.
+            waiting.caught_up = self._catch_up(waiting.played, waiting.others)
         if frame.t_s - waiting.last_read_t < READ_SPACING_S:
             return []
         places = self._whole_card(waiting.played)
@@ -449,23 +473,31 @@ class PileWatcher:
             return self._settle_waiting()
         return []
 
-    def _catch_up(self, played: _Played, others: bool) -> None:
-        """The first frame with no hand over the pile after a card was confirmed: around the
-        card, where the pile before it shows again, the hand that was there (and may have been
-        taken in with the card) has gone: the reference becomes the pile as it is now. When no
-        other hand came over the pile meanwhile (`others` False), the same goes for the rest
-        of the card, which the hand uncovered: it is that card, not a new one."""
+    def _catch_up(self, played: _Played, others: bool) -> bool:
+        """The first still frame with no hand over the pile after a card was confirmed: around
+        the card, where the pile before it shows again, the hand that was there (and may have
+        been taken in with the card) has gone: the reference becomes the pile as it is now.
+        When no other hand came over the pile meanwhile (`others` False), the same goes for
+        the rest of the card, which the hand uncovered: it is that card, not a new one.
+
+        False (nothing done) while something still moves around the card: the leaving hand's
+        tip is out of the region before its last pixels are. Tried once only, this left the
+        hand in the reference whenever it left fast (rendered game 302: a hand taken in with
+        the card at 43.1 s stayed there, hidden by the next card; when that card was taken
+        back the pile under it matched the reference of before it only 72 %, and the take-back
+        was a phantom new card)."""
         r = max(1, round(CATCH_UP_CARDS * self.card_height_px))
         near = cv2.dilate(played.hull.astype(np.uint8), np.ones((2 * r + 1, 2 * r + 1),
                                                                  np.uint8)) > 0
         if self.moving is None or self.moving[near].mean() > MAX_MOVING_IN_CARD:
-            return
+            return False
         now = self.previous
         take = near & ~played.hull & (l1_distance(now, played.before) <= CHANGE_L1)
         if not others:
             take |= near
         self.reference[take] = now[take]
         self.stale_since[take] = np.inf
+        return True
 
     def _whole_card(self, played: _Played) -> list[np.ndarray]:
         """Where the card lies now that nothing covers it, as places to read it in order (the
