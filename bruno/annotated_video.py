@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from bruno.overlay_layer import OverlayLayer
+from vision.frames import media_time_s
 
 ARROW_S = 1.5
 """How long a play's seat arrow stays on screen after the card came to rest."""
@@ -167,8 +168,7 @@ def write_annotated_video(source: str | Path, out: str | Path, overlay: Overlay,
                             continue
                         for frame in packet.decode():
                             # The footage's own clock, as review stamped its events.
-                            t = (float((frame.pts - (in_video.start_time or 0))
-                                       * in_video.time_base)
+                            t = (media_time_s(frame.pts, in_video)
                                  if frame.pts is not None else frames / rate)
                             new = layers.frame_at(frame, t)
                             new.pts, new.time_base = frame.pts, frame.time_base

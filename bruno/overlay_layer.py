@@ -18,6 +18,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.frames import plane_pixels
+
 GRID_PX = 16
 """Drawn regions are found on a grid of this many pixels: one patch per group of touching
 cells, so a caption band and a corner badge are blended separately, not as one big box."""
@@ -62,9 +64,9 @@ class OverlayLayer:
         import av
 
         out = av.VideoFrame(frame.width, frame.height, "yuv420p")
-        planes = [_pixels(plane) for plane in out.planes]
+        planes = [plane_pixels(plane) for plane in out.planes]
         for target, source in zip(planes, frame.planes, strict=True):
-            np.copyto(target, _pixels(source))
+            np.copyto(target, plane_pixels(source))
         y_plane, u_plane, v_plane = planes
         for patch in self.patches:
             h, w = patch.luma.shape
@@ -75,12 +77,6 @@ class OverlayLayer:
             _blend(u_plane[cy:cy + ch, cx:cx + cw], patch.u, patch.chroma_alpha)
             _blend(v_plane[cy:cy + ch, cx:cx + cw], patch.v, patch.chroma_alpha)
         return out
-
-
-def _pixels(plane) -> np.ndarray:
-    """A frame plane as a writable uint8 image view (rows may be padded past the width)."""
-    rows = np.frombuffer(plane, np.uint8, count=plane.line_size * plane.height)
-    return rows.reshape(plane.height, plane.line_size)[:, :plane.width]
 
 
 def _blend(target: np.ndarray, colour: np.ndarray, alpha: np.ndarray) -> None:

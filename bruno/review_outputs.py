@@ -15,6 +15,7 @@ import numpy as np
 from bruno.annotated_video import Overlay, write_annotated_video
 from bruno.report import ReportInput, SoundEnvelope, evidence_times, write_report
 from referee.eventlog import dumps
+from vision.frames import media_time_s
 
 ENVELOPE_RATE_HZ = 16_000
 """The sound is read at this rate for the report's loudness strip: plenty for an envelope."""
@@ -56,7 +57,7 @@ def grab_frames(video: str | Path, times: Iterable[float]) -> dict[float, np.nda
                 for frame in container.decode(stream):
                     if frame.pts is None:
                         continue
-                    t = float((frame.pts - start) * stream.time_base)
+                    t = media_time_s(frame.pts, stream)
                     last = frame
                     while len(found) < len(wanted) and t + 1e-6 >= wanted[len(found)]:
                         found[wanted[len(found)]] = frame.to_ndarray(format="bgr24")

@@ -108,6 +108,12 @@ def _stated_duration_s(container) -> float | None:
     return None
 
 
+def media_time_s(pts: int, stream) -> float:
+    """Seconds from the start of a PyAV video `stream` of a frame with presentation time `pts`:
+    the clock review stamps its events with, and the annotated video and report draw by."""
+    return float((pts - (stream.start_time or 0)) * stream.time_base)
+
+
 def read_video(path: str | Path, analysis_width: int = ANALYSIS_WIDTH_PX) -> Iterator[Frame]:
     """Every frame of the first video track, in presentation order, with its media time.
 
@@ -129,7 +135,7 @@ def read_video(path: str | Path, analysis_width: int = ANALYSIS_WIDTH_PX) -> Ite
             for av_frame in container.decode(stream):
                 if av_frame.pts is None:
                     continue
-                t_s = float((av_frame.pts - (stream.start_time or 0)) * stream.time_base)
+                t_s = media_time_s(av_frame.pts, stream)
                 frame = _frame_of(av_frame, t_s, index, analysis_width)
                 yield frame
                 index += 1
@@ -152,7 +158,7 @@ def _frame_of(av_frame, t_s: float, index: int, analysis_width: int) -> Frame:
     sh, sw = small_size(h, w, analysis_width)
     name = av_frame.format.name
     if name in ("yuv420p", "yuvj420p") and h % 2 == 0 and w % 2 == 0:
-        y, u, v = (_plane_pixels(plane) for plane in av_frame.planes)
+        y, u, v = (plane_pixels(plane) for plane in av_frame.planes)
         small = _small_from_yuv420(y, u, v, (sh, sw), name == "yuvj420p")
     else:
         small = av_frame.reformat(width=sw, height=sh, format="bgr24",
@@ -160,9 +166,10 @@ def _frame_of(av_frame, t_s: float, index: int, analysis_width: int) -> Frame:
     return Frame(t_s, index, small, (h, w), lambda: av_frame.to_ndarray(format="bgr24"))
 
 
-def _plane_pixels(plane) -> np.ndarray:
-    """A decoded plane as a uint8 image, without a copy (PyAV's `to_ndarray` copies and
-    stacks all three planes of every frame). Rows may be padded past the width."""
+def plane_pixels(plane) -> np.ndarray:
+    """A PyAV frame plane as a uint8 image view, without a copy (PyAV's `to_ndarray` copies
+    and stacks all three planes of every frame); writable when the frame's buffer is. Rows
+    may be padded past the width."""
     rows = np.frombuffer(plane, np.uint8, count=plane.line_size * plane.height)
     return rows.reshape(plane.height, plane.line_size)[:, :plane.width]
 

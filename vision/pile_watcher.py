@@ -413,7 +413,7 @@ class PileWatcher:
             settled = self._settle_waiting()  # a card taken back before it was read
             gone = self.played.pop()
             # All of where it lay shows what was under it again, not only what shows yet.
-            under = cv2.dilate((hull | gone.hull).astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+            under = _grown(hull | gone.hull, 1)
             self.reference = np.where(under[..., None], gone.before, self.reference)
             if gone.card is None:
                 return settled  # never read: it was not announced, so nothing to take back
@@ -487,8 +487,7 @@ class PileWatcher:
         back the pile under it matched the reference of before it only 72 %, and the take-back
         was a phantom new card)."""
         r = max(1, round(CATCH_UP_CARDS * self.card_height_px))
-        near = cv2.dilate(played.hull.astype(np.uint8), np.ones((2 * r + 1, 2 * r + 1),
-                                                                 np.uint8)) > 0
+        near = _grown(played.hull, r)
         if self.moving is None or self.moving[near].mean() > MAX_MOVING_IN_CARD:
             return False
         now = self.previous
@@ -507,8 +506,7 @@ class PileWatcher:
         pixels. A sure reading of one card's place beats one of a bigger patch, which may take
         in the card beside it; but the fit goes astray when little of the card differs, and
         then it reads nothing sure."""
-        reach = 2 * round(WHOLE_CARD_REACH_CARDS * self.card_height_px) + 1
-        near = cv2.dilate(played.hull.astype(np.uint8), np.ones((reach, reach), np.uint8)) > 0
+        near = _grown(played.hull, round(WHOLE_CARD_REACH_CARDS * self.card_height_px))
         differs = (l1_distance(self.previous, played.before) > CHANGE_L1) & near
         whole = self._card_patch(differs)
         place = whole if whole is not None and (whole & played.hull).any() else played.hull
@@ -561,7 +559,7 @@ class PileWatcher:
         if rest_t - last.t_s <= SAME_REST_S:
             return True  # the rest of the same card, uncovered when the hand went
         overlap = _iou(hull, last.hull)
-        near_last = cv2.dilate(last.hull.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+        near_last = _grown(last.hull, 2)
         touches = bool((hull & near_last).any())
         if seat is not None and seat == last.seat:
             # Nobody lays two cards on one spot that fast: a patch by the same seat on or right
@@ -578,8 +576,7 @@ class PileWatcher:
         return seat is None and overlap >= ADJUST_UNSEEN_MIN_OVERLAP
 
     def _adopt(self, crop: np.ndarray, mask: np.ndarray) -> None:
-        grown = cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-        self.reference = np.where(grown[..., None], crop, self.reference)
+        self.reference = np.where(_grown(mask, 1)[..., None], crop, self.reference)
 
     def _card_patch(self, still_changed: np.ndarray) -> np.ndarray | None:
         """The convex hull (bool mask) of the still, changed pixels that do not belong to
@@ -701,6 +698,11 @@ def _card_sized(w: float, h: float, card_long: float) -> bool:
     short, long = sorted((w, h))
     return abs(long / card_long - 1) <= READ_CARD_SIZE_TOLERANCE and \
         abs(short / (card_long * 2 / 3) - 1) <= READ_CARD_SIZE_TOLERANCE
+
+
+def _grown(mask: np.ndarray, px: int) -> np.ndarray:
+    """`mask` (bool) grown by `px` pixels each way (a square of side 2 * px + 1)."""
+    return cv2.dilate(mask.astype(np.uint8), np.ones((2 * px + 1, 2 * px + 1), np.uint8)) > 0
 
 
 def _card_view(full: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
