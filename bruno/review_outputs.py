@@ -80,21 +80,24 @@ def grab_frames(video: str | Path, times: Iterable[float]) -> dict[float, np.nda
 def sound_envelope(video: str | Path) -> SoundEnvelope | None:
     """The loudness envelope of the video's sound track, placed by media time; None when the
     file has no sound track."""
-    from audio.blocks import AudioSourceError
+    from audio.blocks import RECORDING_BLOCK_SAMPLES, AudioSourceError
     from audio.sources import open_recording
 
     try:
-        source = open_recording(video, ENVELOPE_RATE_HZ)
+        source = open_recording(video, ENVELOPE_RATE_HZ, RECORDING_BLOCK_SAMPLES)
         pieces = [(block.t_s, block.samples) for block in source.blocks]
     except AudioSourceError:
         return None
     if not pieces:
         return None
     end = max(round(t * ENVELOPE_RATE_HZ) + len(s) for t, s in pieces)
+    if source.duration_s:  # not the silence the last block is padded with
+        end = min(end, round(source.duration_s * ENVELOPE_RATE_HZ))
     track = np.zeros(end, dtype=np.float32)
     for t, samples in pieces:
         start = max(0, round(t * ENVELOPE_RATE_HZ))
-        track[start:start + len(samples)] = samples[: end - start]
+        if start < end:
+            track[start:start + len(samples)] = samples[: end - start]
     return SoundEnvelope.from_samples(track, ENVELOPE_RATE_HZ)
 
 

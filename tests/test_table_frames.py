@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import threading
 from fractions import Fraction
 
 import av
 import numpy as np
 import pytest
 
-from vision.frames import FrameSourceError, first_frame, read_camera, read_video
+from vision.frames import (
+    Frame,
+    FrameSourceError,
+    decoded_ahead,
+    first_frame,
+    frame_from_image,
+    read_camera,
+    read_video,
+)
 
 
 def test_a_variable_frame_rate_video_keeps_each_frames_own_time(tmp_path):
@@ -34,3 +43,51 @@ def test_a_missing_camera_is_one_clear_error_when_first_read():
     frames = read_camera("/dev/video-that-does-not-exist")  # lazily: nothing opened yet
     with pytest.raises(FrameSourceError, match="cannot be opened"):
         next(frames)
+
+
+def _counting(n: int, fail_after: int | None = None):
+    """Frames 0..n-1 (tiny images); raises FrameSourceError after `fail_after` frames."""
+    for i in range(n):
+        if fail_after is not None and i == fail_after:
+            raise FrameSourceError("broken here")
+        image = np.full((4, 4, 3), i, np.uint8)
+        yield frame_from_image(image, i / 30, i)
+
+
+def test_frames_decoded_ahead_come_in_order_and_errors_after_the_frames_before_them():
+    assert [f.index for f in decoded_ahead(_counting(50), depth=3)] == list(range(50))
+    seen = []
+    with pytest.raises(FrameSourceError, match="broken here"):
+        for frame in decoded_ahead(_counting(50, fail_after=20), depth=3):
+            seen.append(frame.index)
+    assert seen == list(range(20))
+
+
+def test_stopping_early_stops_the_decoding_thread_and_closes_the_source():
+    closed = []
+
+    def source():
+        try:
+            yield from _counting(10_000)
+        finally:
+            closed.append(True)
+
+    before = threading.active_count()
+    frames = decoded_ahead(source(), depth=2)
+    assert next(frames).index == 0
+    frames.close()
+    assert closed == [True]
+    assert threading.active_count() == before
+
+
+def test_the_analysis_copy_is_made_only_when_looked_at(tmp_path):
+    made = []
+
+    def small():
+        made.append(True)
+        return np.zeros((18, 32, 3), np.uint8)
+
+    frame = Frame(0.0, 0, (720, 1280), small, lambda: np.zeros((720, 1280, 3), np.uint8))
+    assert made == []
+    assert frame.small.shape == (18, 32, 3) and frame.small is frame.small
+    assert made == [True]

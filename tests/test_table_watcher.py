@@ -2,8 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
-from table_helpers import of_kind, watch
+from table_helpers import TINY, of_kind, watch
+
+from vision.card_readers import TruthReader
+from vision.footage import FootageRenderer
+from vision.frames import Frame
+from vision.layout import TableLayout
+from vision.scenario import Scenario
+from vision.table_watcher import TableWatcher
 
 
 def test_a_card_dropped_on_the_pile_is_one_play_at_the_moment_it_came_to_rest():
@@ -105,3 +114,31 @@ def test_two_reaches_to_one_draw_pile_in_a_row_are_two_draws_by_their_seats(seed
                       "draws": [{"t": 1.0, "seat": first}, {"t": 1.5, "seat": second}]})
     draws = sorted(of_kind(found, "draw"), key=lambda d: d["t"])
     assert [d["seat"] for d in draws] == [first, second]
+
+
+def test_a_quiet_table_is_watched_every_other_frame_and_a_busy_one_every_frame():
+    scenario = Scenario.model_validate(
+        {"players": 4, "seed": 1, "duration_s": 4.0,
+         "plays": [{"t": 2.0, "seat": 0, "card": "r_5", "linger_s": 0.3}]}).check()
+    renderer = FootageRenderer(scenario, TINY)
+    truth = renderer.truth()[1:]
+    watcher = TableWatcher(TableLayout().camera_profile(4, size=TINY), TruthReader(truth))
+    watched: list[int] = []
+    with_arms: list[int] = []
+    found: list[dict] = []
+    for index, (t, image) in enumerate(renderer.frames()):
+        def small(index=index, image=image):
+            watched.append(index)
+            return image
+        found += watcher.update(Frame(t, index, TINY, small, lambda image=image: image))
+        if watcher.last_arms and watched[-1] == index:
+            with_arms.append(index)
+    found += watcher.finish()
+    frames = index + 1
+    cards = of_kind(found, "card")
+    assert [(c["card"], c["seat"]) for c in cards] == [("r_5", 0)]
+    assert abs(cards[0]["t"] - truth[0]["t"]) <= 0.1
+    passed_over = sorted(set(range(frames)) - set(watched))
+    assert len(passed_over) > frames // 4  # the quiet second before and after the play
+    assert all(b - a > 1 for a, b in itertools.pairwise(passed_over))  # never two in a row
+    assert with_arms and all(i + 1 in watched for i in with_arms if i + 1 < frames)

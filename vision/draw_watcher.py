@@ -186,6 +186,11 @@ class DrawWatcher:
                 self.reaches[index] = _Reach()
         return events
 
+    def idle(self) -> bool:
+        """No arm is being followed and no reach is open."""
+        return not self.movements and all(r.first_t is None and r.last_tip is None
+                                           for r in self.reaches)
+
     def finish(self) -> list[dict]:
         """Reaches still open at the end of the footage."""
         events = []

@@ -10,6 +10,8 @@ watching together.
 
 from __future__ import annotations
 
+import queue
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -27,6 +29,18 @@ TRUNCATION_SLACK_S = 0.5
 reported as truncated (a few frames of slack for containers that round their duration)."""
 
 
+DECODER_OPTIONS = {"skip_loop_filter": "bidir"}
+"""libavcodec options for decoding footage to watch. The deblocking filter (the smoothing of
+block edges) is skipped on B-frames: no other frame is predicted from most of them, so the
+blocks do not spread, and the watchers, which look at a copy shrunk 4x, see no difference.
+Decoding the demo: 9.3 -> 7.7 CPU-s. Skipping it on every frame saves no more and made a
+phantom play and a phantom draw in rendered games 105 and 106."""
+
+
+DECODE_AHEAD_FRAMES = 8
+"""How many decoded frames `decoded_ahead` may hold for the watchers (a few MB at 720p)."""
+
+
 class FrameSourceError(Exception):
     """A camera or video cannot be opened or read. The message is one line for people."""
 
@@ -34,15 +48,26 @@ class FrameSourceError(Exception):
 @dataclass
 class Frame:
     """One picture: `t_s` (session seconds), `index` (0-based), `small` (BGR uint8 at
-    `ANALYSIS_WIDTH_PX` wide) and a way to get the full-resolution BGR image."""
+    `ANALYSIS_WIDTH_PX` wide) and the full-resolution BGR image (`full()`).
+
+    Both images are made on first use: a frame the watchers pass over (nothing happening on
+    the table, see `TableWatcher`) costs its decoding and nothing more."""
 
     t_s: float
     index: int
-    small: np.ndarray
     full_size: tuple[int, int]
     """(height, width) of the full image, known without making it."""
+    _small_loader: Callable[[], np.ndarray] = field(repr=False)
     _full_loader: Callable[[], np.ndarray] = field(repr=False)
+    _small: np.ndarray | None = field(default=None, repr=False)
     _full: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def small(self) -> np.ndarray:
+        """The analysis copy (made once, on first use)."""
+        if self._small is None:
+            self._small = self._small_loader()
+        return self._small
 
     def full(self) -> np.ndarray:
         """The full-resolution BGR image (made once, on first use)."""
@@ -62,9 +87,11 @@ def frame_from_image(image: np.ndarray, t_s: float, index: int = 0,
     """A `Frame` around an image already in memory (a still photo, a rendered frame)."""
     h, w = image.shape[:2]
     sh, sw = small_size(h, w, analysis_width)
-    small = image if (sh, sw) == (h, w) else cv2.resize(image, (sw, sh),
-                                                        interpolation=cv2.INTER_AREA)
-    return Frame(t_s, index, small, (h, w), lambda: image, image)
+    if (sh, sw) == (h, w):
+        return Frame(t_s, index, (h, w), lambda: image, lambda: image, image, image)
+    return Frame(t_s, index, (h, w),
+                 lambda: cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA),
+                 lambda: image, None, image)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -128,6 +155,7 @@ def read_video(path: str | Path, analysis_width: int = ANALYSIS_WIDTH_PX) -> Ite
     with container:
         stream = container.streams.video[0]
         stream.thread_type = "AUTO"  # frame threads: decoding is most of a review's time
+        stream.codec_context.options = DECODER_OPTIONS
         stated = _stated_duration_s(container)
         last_end_s = 0.0
         index = 0
@@ -153,17 +181,68 @@ def read_video(path: str | Path, analysis_width: int = ANALYSIS_WIDTH_PX) -> Ite
                 "events up to there were kept; the file is truncated")
 
 
+def decoded_ahead(frames: Iterator[Frame], depth: int = DECODE_AHEAD_FRAMES) -> Iterator[Frame]:
+    """`frames` (from `read_video`), decoded in a thread of their own up to `depth` frames
+    ahead of the caller. The decoder's own threads do the decoding, but handing it packets and
+    waiting for its frames took a quarter of a review's main thread; this way it overlaps
+    with the watching. Errors come out where they would have: after the frames before them.
+    Stopping early (closing this generator) stops the thread and closes `frames`."""
+    handed: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def hand(kind: str, item) -> bool:
+        while not stop.is_set():
+            try:
+                handed.put((kind, item), timeout=0.1)
+                return True
+            except queue.Full:
+                pass
+        return False
+
+    def decode() -> None:
+        try:
+            for frame in frames:
+                if not hand("frame", frame):
+                    return
+        except Exception as error:  # handed over, raised in the caller
+            hand("error", error)
+            return
+        hand("end", None)
+
+    thread = threading.Thread(target=decode, name="decoder", daemon=True)
+    thread.start()
+    try:
+        while True:
+            kind, item = handed.get()
+            if kind == "frame":
+                yield item
+            elif kind == "error":
+                raise item
+            else:
+                return
+    finally:
+        stop.set()
+        thread.join()
+        close = getattr(frames, "close", None)
+        if close is not None:
+            close()
+
+
 def _frame_of(av_frame, t_s: float, index: int, analysis_width: int) -> Frame:
+    h, w = av_frame.height, av_frame.width
+    return Frame(t_s, index, (h, w), lambda: _small_of(av_frame, analysis_width),
+                 lambda: av_frame.to_ndarray(format="bgr24"))
+
+
+def _small_of(av_frame, analysis_width: int) -> np.ndarray:
     h, w = av_frame.height, av_frame.width
     sh, sw = small_size(h, w, analysis_width)
     name = av_frame.format.name
     if name in ("yuv420p", "yuvj420p") and h % 2 == 0 and w % 2 == 0:
         y, u, v = (plane_pixels(plane) for plane in av_frame.planes)
-        small = _small_from_yuv420(y, u, v, (sh, sw), name == "yuvj420p")
-    else:
-        small = av_frame.reformat(width=sw, height=sh, format="bgr24",
-                                  interpolation="AREA").to_ndarray()
-    return Frame(t_s, index, small, (h, w), lambda: av_frame.to_ndarray(format="bgr24"))
+        return _small_from_yuv420(y, u, v, (sh, sw), name == "yuvj420p")
+    return av_frame.reformat(width=sw, height=sh, format="bgr24",
+                             interpolation="AREA").to_ndarray()
 
 
 def plane_pixels(plane) -> np.ndarray:

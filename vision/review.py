@@ -17,7 +17,7 @@ from pathlib import Path
 
 from calibration.camera import CameraProfile
 from referee.events import EVENT_KINDS
-from vision.frames import FrameSourceError, read_video
+from vision.frames import FrameSourceError, decoded_ahead, read_video
 from vision.pile_watcher import CardReader
 from vision.table_watcher import TableWatcher
 
@@ -67,7 +67,7 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
     watched = 0.0
     error = None
     try:
-        for frame in read_video(path):
+        for frame in decoded_ahead(read_video(path)):
             seen += watcher.update(frame)
             frames += 1
             if progress is not None:
@@ -103,13 +103,13 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
 def listen_to(path: Path) -> tuple[list[dict], str | None]:
     """The knocks in the sound track of `path` as events, and a note when it could not be
     (wholly) read; knocks heard before a break are kept."""
-    from audio.blocks import AudioSourceError
+    from audio.blocks import RECORDING_BLOCK_SAMPLES, AudioSourceError
     from audio.detector import DETECTOR_RATE_HZ, detect_knocks
     from audio.sources import open_recording
 
     knocks: list[dict] = []
     try:
-        source = open_recording(path, DETECTOR_RATE_HZ)
+        source = open_recording(path, DETECTOR_RATE_HZ, RECORDING_BLOCK_SAMPLES)
         for knock in detect_knocks(source.blocks):
             knocks.append(knock.to_event())
     except AudioSourceError as failure:

@@ -81,10 +81,11 @@ def _print_knock(knock: Knock, json_out: bool) -> None:
 
 
 def _listen_file(detector: KnockDetector, path: Path, json_out: bool) -> None:
+    from audio.blocks import RECORDING_BLOCK_SAMPLES
     from audio.detector import DETECTOR_RATE_HZ
     from audio.sources import open_recording
 
-    opened = open_recording(path, DETECTOR_RATE_HZ)
+    opened = open_recording(path, DETECTOR_RATE_HZ, RECORDING_BLOCK_SAMPLES)
     blocks = opened.blocks
     show_progress = (opened.duration_s or 0) >= PROGRESS_MIN_S and sys.stderr.isatty()
     count = 0
