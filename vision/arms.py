@@ -64,6 +64,8 @@ RESET_FOREGROUND_FRACTION = 0.6
 EDGE_PX = 2
 """Pixels within this distance of the frame edge count as the edge."""
 
+_AROUND = np.ones((3, 3), np.uint8)
+
 
 @dataclass(frozen=True)
 class Arm:
@@ -126,22 +128,32 @@ class ArmTracker:
             self.background = img.copy()
             self.table = img.copy()
             return np.zeros_like(mask)
+        # The table follows what a lamp or a shadow can make of it, nothing else: an arm that
+        # rested long enough to be taken into the background stays out of it, so that once
+        # the arm has gone the bare table it uncovers is known for what it is (below).
+        bare = ~_differs(img, self.table)
         if not mask.any():
             # Nothing over the table (most frames): the same updates as below, without the
             # masks.
-            follow(self.table, img, BACKGROUND_RATE_STILL)
+            follow(self.table, img, np.where(bare, BACKGROUND_RATE_STILL, 0).astype(np.float32))
             self.foreground_age[:] = 0
             follow(self.background, img, BACKGROUND_RATE_STILL)
             return mask
         # A ghost: the background took in an arm that rested long, the arm has gone, and the
         # bare table shows again. It is table, at once.
-        ghost = (mask > 0) & ~_differs(img, self.table)
+        ghost = (mask > 0) & bare
         if ghost.any():
             mask[ghost] = 0
             self.background[ghost] = img[ghost]
-        follow(self.table, img, np.where(mask == 0, BACKGROUND_RATE_STILL, 0).astype(np.float32))
+        # The pixels around an arm are held too: its blurred edge differs from the table by
+        # less than the tests above, and taken into the background it would stay behind as a
+        # thin ghost of the arm once it has gone (joining the next arm into one blob).
+        near = cv2.dilate(mask, _AROUND) > 0
+        follow(self.table, img,
+               np.where(bare & ~near, BACKGROUND_RATE_STILL, 0).astype(np.float32))
         self.foreground_age = np.where(mask > 0, self.foreground_age + 1, 0)
-        fresh = (mask > 0) & (self.foreground_age < FOREGROUND_MAX_FRAMES)
+        fresh = (near & (mask == 0)) | \
+            ((mask > 0) & (self.foreground_age < FOREGROUND_MAX_FRAMES))
         follow(self.background, img,
                 np.where(fresh, BACKGROUND_RATE_FOREGROUND, BACKGROUND_RATE_STILL)
                 .astype(np.float32))

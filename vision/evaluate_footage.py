@@ -69,6 +69,18 @@ def match(truth: list[dict], found: list[dict], tolerance_s: float) -> list[tupl
     return out
 
 
+def draw_mismatches(truth: list[dict], found: list[dict]) -> list[str]:
+    """The draws missed and the phantom ones, a line each (for `--verbose`)."""
+    true_draws = [e for e in truth if e["kind"] == "draw"]
+    seen_draws = [e for e in found if e["kind"] == "draw"]
+    pairs = match(true_draws, seen_draws, DRAW_MATCH_S)
+    matched = {id(e) for pair in pairs for e in pair}
+    true_ids = {id(e) for e in true_draws}
+    return [f"draw {'missed' if id(e) in true_ids else 'phantom'}: t {e['t']:.2f} s, "
+            f"seat {e['seat']}" for e in sorted(true_draws + seen_draws, key=lambda e: e["t"])
+            if id(e) not in matched]
+
+
 def score(truth: list[dict], found: list[dict]) -> Score:
     s = Score()
     true_cards = [e for e in truth if e["kind"] == "card"]
@@ -142,6 +154,8 @@ def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
             print(f"{path.name}: {s.found}/{s.plays} found, {s.phantom} phantom, seats "
                   f"{s.seat_right}, draws {s.draws_found}/{s.draws} (+{s.draw_phantom})",
                   flush=True)
+            for line in draw_mismatches(truth[1:], result.events):
+                print(f"  {line}", flush=True)
         total.add(s)
     return total, len(paths)
 

@@ -1,0 +1,67 @@
+"""The arm tracker: an arm that lingered leaves no ghost behind."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.arms import ArmTracker
+
+SIZE = (180, 320)
+
+
+def _table(rng: np.random.Generator) -> np.ndarray:
+    table = np.full((*SIZE, 3), (110, 125, 135), np.float32)
+    return table + rng.normal(0, 2.0, table.shape).astype(np.float32)
+
+
+def _with_arm(image: np.ndarray, start: tuple[int, int], end: tuple[int, int]) -> np.ndarray:
+    """A sleeve-coloured bar from `start` (on the frame edge) to `end`, with a soft edge as a
+    camera sees it (focus, motion, compression)."""
+    arm = np.zeros(SIZE, np.float32)
+    cv2.line(arm, start, end, 1.0, 14)
+    arm = cv2.GaussianBlur(arm, (0, 0), 2.5)[..., None]
+    sleeve = np.array((60, 40, 150), np.float32)
+    return image * (1 - arm) + sleeve * arm
+
+
+def _frames(rng, n, arm=None):
+    for _ in range(n):
+        image = _table(rng)
+        if arm is not None:
+            image = _with_arm(image, *arm)
+        yield np.clip(image, 0, 255).astype(np.uint8)
+
+
+def test_an_arm_that_lingered_leaves_no_ghost_to_join_the_next_arm():
+    rng = np.random.default_rng(7)
+    tracker = ArmTracker((160.0, 100.0), (0.0, 90.0, 180.0, 270.0), card_height_px=30.0)
+    for image in _frames(rng, 10):
+        assert tracker.update(image) == []
+    first = ((200, 0), (185, 80))  # in from the top edge, resting over a second by the pile
+    for image in _frames(rng, 40, first):
+        arms = tracker.update(image)
+    assert len(arms) == 1 and arms[0].tip[1] > 60
+    # It goes; a moment later another arm comes in from the right to where it was.
+    for image in _frames(rng, 6):
+        tracker.update(image)
+    second = ((319, 110), (195, 60))
+    for image in _frames(rng, 5, second):
+        arms = tracker.update(image)
+    assert len(arms) == 1
+    tip_x, tip_y = arms[0].tip
+    assert abs(tip_x - 195) < 15 and abs(tip_y - 60) < 15, arms[0].tip
+
+
+def test_an_arm_that_rested_until_it_joined_the_background_leaves_no_ghost():
+    rng = np.random.default_rng(8)
+    tracker = ArmTracker((160.0, 100.0), (0.0, 90.0, 180.0, 270.0), card_height_px=30.0)
+    for image in _frames(rng, 10):
+        tracker.update(image)
+    resting = ((250, 0), (170, 90))
+    for image in _frames(rng, 90, resting):  # 3 s: it becomes part of the background
+        tracker.update(image)
+    gone = [tracker.update(image) for image in _frames(rng, 5)]
+    # Where it lay, the bare table shows again at once: no arm, not even for a frame or two
+    # (before, the ghost stayed an "arm" for 1.5 s, resting on a draw pile: a phantom draw).
+    assert gone[-3:] == [[], [], []]
