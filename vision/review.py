@@ -67,7 +67,7 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
     watched = 0.0
     error = None
     try:
-        for frame in decoded_ahead(read_video(path)):
+        for frame in decoded_ahead(read_video(path, decoder_threads=1)):
             seen += watcher.update(frame)
             frames += 1
             if progress is not None:
