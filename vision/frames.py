@@ -197,9 +197,9 @@ def decoded_ahead(frames: Iterator[Frame], depth: int = DECODE_AHEAD_FRAMES) -> 
     decodes). With `read_video(..., decoder_threads=1)` the two make a review's two cores'
     work: the demo's vision 13.0-13.6 s with FFmpeg's frame threads in the caller's thread,
     11.1-11.3 s this way (21.2 -> 18.6 CPU-s); at 1080p (its first 30 s scaled up) one
-    decoder thread is still the faster, 4.3-4.6 s against 4.9-5.2 s with frame threads. Errors come out where they would have: after
-    the frames before them. Stopping early (closing this generator) stops the thread and
-    closes `frames`."""
+    decoder thread is still the faster, 4.3-4.6 s against 4.9-5.2 s with frame threads.
+    Errors come out where they would have: after the frames before them. Stopping early
+    (closing this generator) stops the thread and closes `frames`."""
     handed: queue.Queue = queue.Queue(maxsize=depth)
     stop = threading.Event()
 
