@@ -77,8 +77,10 @@ class ReviewBars:
     """The bars on stderr: one per file, in seconds of footage over its passes (watching, then
     annotating), and with several files one more for them all."""
 
-    def __init__(self, progress: Progress, footage: list[Path]) -> None:
+    def __init__(self, progress: Progress, footage: list[Path],
+                 passes: tuple[str, ...] = PASSES) -> None:
         self.progress = progress
+        self.passes = passes
         self.durations = [footage_duration_s(path) for path in footage]
         self.done: list[dict[str, float]] = [{} for _ in footage]
         self.finished = [False] * len(footage)
@@ -97,7 +99,7 @@ class ReviewBars:
 
     def _total(self, index: int) -> float | None:
         duration = self.durations[index]
-        return None if duration is None else duration * len(PASSES)
+        return None if duration is None else duration * len(self.passes)
 
     def update(self, index: int, stage: str, seconds: float) -> None:
         """What a review reported (`bruno.review_pipeline.ReviewProgress`)."""
@@ -165,12 +167,12 @@ def unwritable(out: Path) -> str | None:
 def review_files(footage: list[Path], out: Path, read_card: CardReader, *,
                  profile: Path | None, players: int | None, dealer: int | None,
                  variant: str | None, jobs: int, as_json: bool,
-                 notes: Path | None = None) -> None:
+                 notes: Path | None = None, annotate: bool = True) -> None:
     """Review the files, then print each one's rulings (as JSONL with `as_json`); exit 2 when
-    any file could not be reviewed."""
+    any file could not be reviewed. `annotate`: write the annotated video too."""
     results, failures = run_reviews(footage, out, read_card, profile=profile, players=players,
                                     dealer=dealer, variant=variant, jobs=jobs, notes=notes,
-                                    quiet=as_json)
+                                    quiet=as_json, annotate=annotate)
     screen = Console(highlight=False)
     for outcome in results:
         if as_json:
@@ -191,7 +193,7 @@ def report_failures(failures: list[str]) -> None:
 def run_reviews(footage: list[Path], out: Path, read_card: CardReader, *,
                 profile: Path | None = None, players: int | None = None,
                 dealer: int | None = None, variant: str | None = None, jobs: int = 1,
-                notes: Path | None = None, quiet: bool = False
+                notes: Path | None = None, quiet: bool = False, annotate: bool = True
                 ) -> tuple[list[ReviewOutcome], list[str]]:
     """Review every file into its own folder under `out`, with progress bars on stderr
     (`quiet`: they vanish when done); return the outcomes (in the order given) and one line
@@ -215,12 +217,13 @@ def run_reviews(footage: list[Path], out: Path, read_card: CardReader, *,
     taken: set[str] = set()
     plan = [(path, _folder_for(out, path, taken)) for path in footage]
     options = dict(profile=profile, players=players, dealer=dealer, variant=variant,
-                   notes=notes)
+                   notes=notes, annotate=annotate)
     console = Console(stderr=True, highlight=False)
     failures: list[str] = []
     results: list[ReviewOutcome] = []
     with _progress(console, transient=quiet) as progress:
-        bars = ReviewBars(progress, [path for path, _ in plan])
+        bars = ReviewBars(progress, [path for path, _ in plan],
+                          PASSES if annotate else PASSES[:1])
         if jobs == 1 or len(plan) == 1:
             for index, (path, folder) in enumerate(plan):
                 result = _review_one(path, folder, read_card, options,

@@ -66,6 +66,21 @@ def test_bruno_review_writes_the_folder_and_prints_the_rulings_as_json(rendered,
                                                  "report.html", "annotated.mp4"}
 
 
+def test_bruno_review_with_no_video_writes_the_rest_of_the_folder(rendered, tmp_path):
+    clip, profile, _ = rendered
+    truth = clip.with_suffix(".truth.jsonl")
+    result = bruno("review", clip, "--profile", profile, "--dealer", "1", "--cards-from", truth,
+                   "--out", tmp_path / "out", "--no-video")
+    assert result.returncode == 0, result.stderr
+    folder = tmp_path / "out" / "game"
+    assert {p.name for p in folder.iterdir()} == {"events.jsonl", "rulings.jsonl",
+                                                 "report.html"}
+    rulings = [json.loads(line) for line in (folder / "rulings.jsonl").read_text().splitlines()]
+    assert [(r["rule"], r["seat"]) for r in rulings if r["kind"] == "ruling"] == [
+        ("missed_knock", 2)]
+    assert "report:" in result.stdout and "annotated" not in result.stdout
+
+
 def test_bruno_review_refuses_an_unwritable_folder_and_a_non_video_in_one_line(rendered,
                                                                              tmp_path):
     clip, profile, _ = rendered

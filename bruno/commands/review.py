@@ -57,13 +57,17 @@ def review(
         show_default=False)] = None,
     jobs: Annotated[int, typer.Option(
         "--jobs", min=1, help="Files reviewed at once, one process each.")] = 1,
+    no_video: Annotated[bool, typer.Option(
+        "--no-video", help="No annotated video: the events, rulings and report only, in about "
+        "a third of the time.")] = False,
 ) -> None:
     """Review recorded games: events, rulings, an HTML report and an annotated video."""
     if not events_only:
         from bruno.review_run import review_files
 
         review_files(footage, out, _reader(cards_from), profile=profile, players=players,
-                     dealer=dealer, variant=variant, jobs=jobs, as_json=as_json, notes=notes)
+                     dealer=dealer, variant=variant, jobs=jobs, as_json=as_json, notes=notes,
+                     annotate=not no_video)
         return
     if len(footage) != 1:
         raise UserError("--events-only takes one footage file at a time")
