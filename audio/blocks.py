@@ -102,3 +102,24 @@ def array_blocks(
 ) -> Iterator[AudioBlock]:
     """Blocks from samples already in memory ((frames,) or (frames, channels)), from t = 0."""
     return conform([RawChunk(np.asarray(samples), rate_hz, 0.0)], rate_out_hz, block_samples)
+
+
+def laid_out(blocks: Iterable[AudioBlock], duration_s: float | None = None) -> np.ndarray | None:
+    """The blocks' samples laid end to end by their time, from t = 0 (a block starting before
+    0 is cut), and cut at `duration_s` when given (the last block is padded with silence);
+    None when there are no blocks."""
+    pieces = [(block.t_s, block.samples, block.rate_hz) for block in blocks]
+    if not pieces:
+        return None
+    rate = pieces[0][2]
+    end = max(round(t * rate) + len(samples) for t, samples, _ in pieces)
+    if duration_s:
+        end = min(end, round(duration_s * rate))
+    track = np.zeros(max(0, end), dtype=np.float32)
+    for t, samples, _ in pieces:
+        start = round(t * rate)
+        skip = max(0, -start)
+        start = max(0, start)
+        if start < end:
+            track[start:start + len(samples) - skip] = samples[skip: skip + end - start]
+    return track

@@ -2,8 +2,8 @@
 
 Median milliseconds per 1280x720 frame, on one core (the table watcher limits OpenCV to one
 thread), for
-- a frame where nothing moves (while the table is quiet the watcher passes over two frames in
-  three: those are shown apart, and the average of all),
+- a frame where nothing moves (while the table is quiet the watcher passes over four frames in
+  five: those are shown apart, and the average of all),
 - a frame while a hand moves over the pile,
 - the frame where a card settles (its rest time looked up, its seat voted, its card read:
   by the recogniser when `models/cards.onnx` is installed, else by a ground-truth reader,
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> None:
     still = timings["still"] + timings["still, passed over"]
     if still:
         print(f"  {'still, on average':18s} {statistics.mean(still):6.2f} ms ({len(still)}): "
-              "while nothing moves, two frames in three are passed over")
+              "while nothing moves, four frames in five are passed over")
     args.cache.mkdir(parents=True, exist_ok=True)
     speed, elapsed, seconds = review_speed(args.cache)
     print(f"review (decode + vision + knocks) of a {seconds:.0f} s 1280x720 game: "

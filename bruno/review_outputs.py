@@ -80,25 +80,26 @@ def grab_frames(video: str | Path, times: Iterable[float]) -> dict[float, np.nda
 def sound_envelope(video: str | Path) -> SoundEnvelope | None:
     """The loudness envelope of the video's sound track, placed by media time; None when the
     file has no sound track."""
-    from audio.blocks import RECORDING_BLOCK_SAMPLES, AudioSourceError
+    from audio.blocks import RECORDING_BLOCK_SAMPLES, AudioSourceError, laid_out
     from audio.sources import open_recording
 
     try:
         source = open_recording(video, ENVELOPE_RATE_HZ, RECORDING_BLOCK_SAMPLES)
-        pieces = [(block.t_s, block.samples) for block in source.blocks]
+        track = laid_out(source.blocks, source.duration_s)
     except AudioSourceError:
         return None
-    if not pieces:
+    return envelope_of(track, ENVELOPE_RATE_HZ)
+
+
+def _envelope(video: str | Path, sound: tuple[np.ndarray, int] | None) -> SoundEnvelope | None:
+    return envelope_of(*sound) if sound is not None else sound_envelope(video)
+
+
+def envelope_of(track: np.ndarray | None, rate_hz: int) -> SoundEnvelope | None:
+    """The envelope of a sound track already read (see `audio.blocks.laid_out`)."""
+    if track is None or not len(track):
         return None
-    end = max(round(t * ENVELOPE_RATE_HZ) + len(s) for t, s in pieces)
-    if source.duration_s:  # not the silence the last block is padded with
-        end = min(end, round(source.duration_s * ENVELOPE_RATE_HZ))
-    track = np.zeros(end, dtype=np.float32)
-    for t, samples in pieces:
-        start = max(0, round(t * ENVELOPE_RATE_HZ))
-        if start < end:
-            track[start:start + len(samples)] = samples[: end - start]
-    return SoundEnvelope.from_samples(track, ENVELOPE_RATE_HZ)
+    return SoundEnvelope.from_samples(track, rate_hz)
 
 
 def write_jsonl(path: Path, objects: Iterable[dict]) -> None:
@@ -117,8 +118,12 @@ def write_review_folder(folder: str | Path, video: str | Path, game: dict,
                         calibration_picture: np.ndarray | None = None,
                         notes: list[str] | None = None,
                         annotate: bool = True,
-                        progress: Callable[[float], None] | None = None) -> dict[str, Path]:
+                        progress: Callable[[float], None] | None = None,
+                        sound: tuple[np.ndarray, int] | None = None) -> dict[str, Path]:
     """Write the four files of a review into `folder`; return their paths by name.
+
+    `sound`: the sound track already read (samples from t = 0, their rate), for the report's
+    loudness strip; else it is read from `video`.
 
     `progress`: called with the seconds of footage annotated so far while the annotated video
     is written (see `write_annotated_video`); never called when not annotating."""
@@ -131,7 +136,7 @@ def write_review_folder(folder: str | Path, video: str | Path, game: dict,
 
     report = ReportInput(
         title=Path(video).name, game=game, events=events, rulings=rulings,
-        pile_box=pile_box, envelope=sound_envelope(video) if sound_checked else None,
+        pile_box=pile_box, envelope=_envelope(video, sound) if sound_checked else None,
         sound_checked=sound_checked, calibration_picture=calibration_picture,
         notes=list(notes or []),
     )

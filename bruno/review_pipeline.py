@@ -163,7 +163,8 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
     throttle = ThrottledProgress(progress) if progress is not None else None
     try:
         result = review_video(footage, setup.camera, read_card, players, game.dealer,
-                              listen=sound, progress=throttle and throttle.stage("watch"))
+                              listen=sound, progress=throttle and throttle.stage("watch"),
+                              keep_sound=sound)
     except FrameSourceError as error:
         raise ReviewError(str(error)) from None
     if throttle is not None:
@@ -186,7 +187,7 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
         pile_box=(pile.x, pile.y, pile.x + pile.w, pile.y + pile.h),
         seat_angles_deg=setup.camera.seat_angles_deg, sound_checked=sound,
         calibration_picture=setup.picture, notes=notes_text, annotate=annotate,
-        progress=throttle and throttle.stage("annotate"),
+        progress=throttle and throttle.stage("annotate"), sound=result.sound,
     )
     if throttle is not None:
         throttle.end()

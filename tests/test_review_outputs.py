@@ -9,9 +9,10 @@ import av
 import numpy as np
 import pytest
 
-from bruno.review_outputs import grab_frames, sound_envelope, write_review_folder
+from bruno.review_outputs import envelope_of, grab_frames, sound_envelope, write_review_folder
 from referee.eventlog import parse_lines
 from referee.session import replay
+from vision.review import listen_to
 
 from video_helpers import FPS, make_video
 
@@ -72,6 +73,11 @@ def test_the_envelope_follows_the_sound_track_and_is_none_without_one(tmp_path):
     envelope = sound_envelope(video)
     assert envelope is not None and len(envelope.db) == pytest.approx(200, abs=10)
     assert sound_envelope(silent) is None
+    # The knock detector's process hands back the track it heard: the same envelope, without
+    # reading the sound a second time.
+    _, note, heard = listen_to(video, keep_sound=True)
+    assert note is None and heard is not None
+    np.testing.assert_array_equal(envelope_of(*heard).db, envelope.db)
 
 
 def test_the_review_folder_holds_all_four_files(tmp_path):

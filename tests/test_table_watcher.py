@@ -116,7 +116,7 @@ def test_two_reaches_to_one_draw_pile_in_a_row_are_two_draws_by_their_seats(seed
     assert [d["seat"] for d in draws] == [first, second]
 
 
-def test_a_quiet_table_is_watched_one_frame_in_three_and_a_busy_one_every_frame():
+def test_a_quiet_table_is_watched_one_frame_in_five_and_a_busy_one_every_frame():
     scenario = Scenario.model_validate(
         {"players": 4, "seed": 1, "duration_s": 4.0,
          "plays": [{"t": 2.0, "seat": 0, "card": "r_5", "linger_s": 0.3}]}).check()

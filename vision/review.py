@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
 
+import numpy as np
+
 from calibration.camera import CameraProfile
 from referee.events import EVENT_KINDS
 from vision.frames import FrameSourceError, decoded_ahead, read_video
@@ -33,6 +35,9 @@ class ReviewResult:
     duration_s: float = 0.0
     error: str | None = None
     notes: list[str] = field(default_factory=list)
+    sound: tuple[np.ndarray, int] | None = None
+    """The sound track as the knock detector heard it (samples from t = 0, their rate), when
+    asked for (`keep_sound`): the report draws its loudness without reading it again."""
 
     def log(self) -> list[dict]:
         """The event log: the game line first, then the events in time order."""
@@ -47,7 +52,8 @@ def merge_events(*streams: list[dict]) -> list[dict]:
 
 def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
                  players: int | None = None, dealer: int = 0, listen: bool = True,
-                 progress: Callable[[float], None] | None = None) -> ReviewResult:
+                 progress: Callable[[float], None] | None = None,
+                 keep_sound: bool = False) -> ReviewResult:
     """Events from the video's frames and sound. `players` defaults to the profile's seats.
 
     `progress`, when given, is called after every frame with the seconds of footage watched so
@@ -60,7 +66,7 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
     # The sound track is listened to in another process while this one watches the frames:
     # the two halves share nothing until the merge, and a review has two cores to use.
     pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("fork")) if listen else None
-    heard = pool.submit(listen_to, path) if pool else None
+    heard = pool.submit(listen_to, path, keep_sound) if pool else None
     seen: list[dict] = []
     frames = 0
     last_t = 0.0
@@ -90,7 +96,7 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
                             f"at t = {', '.join(f'{t:.2f}' for t in pile.unread)} s")
     knocks: list[dict] = []
     if heard is not None and pool is not None:
-        knocks, note = heard.result()
+        knocks, note, result.sound = heard.result()
         pool.shutdown()
         if note:
             result.notes.append(note)
@@ -100,18 +106,31 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
     return result
 
 
-def listen_to(path: Path) -> tuple[list[dict], str | None]:
-    """The knocks in the sound track of `path` as events, and a note when it could not be
-    (wholly) read; knocks heard before a break are kept."""
-    from audio.blocks import RECORDING_BLOCK_SAMPLES, AudioSourceError
+def listen_to(path: Path, keep_sound: bool = False
+              ) -> tuple[list[dict], str | None, tuple[np.ndarray, int] | None]:
+    """The knocks in the sound track of `path` as events, a note when it could not be
+    (wholly) read, and with `keep_sound` the track itself (see `ReviewResult.sound`); knocks
+    heard before a break are kept."""
+    from audio.blocks import RECORDING_BLOCK_SAMPLES, AudioSourceError, laid_out
     from audio.detector import DETECTOR_RATE_HZ, detect_knocks
     from audio.sources import open_recording
 
     knocks: list[dict] = []
+    heard: list = []
     try:
         source = open_recording(path, DETECTOR_RATE_HZ, RECORDING_BLOCK_SAMPLES)
-        for knock in detect_knocks(source.blocks):
+        blocks = source.blocks
+        if keep_sound:
+            blocks = _kept(blocks, heard)
+        for knock in detect_knocks(blocks):
             knocks.append(knock.to_event())
     except AudioSourceError as failure:
-        return knocks, f"sound: {failure}"
-    return knocks, None
+        return knocks, f"sound: {failure}", None
+    track = laid_out(heard, source.duration_s) if keep_sound else None
+    return knocks, None, None if track is None else (track, DETECTOR_RATE_HZ)
+
+
+def _kept(blocks, into: list):
+    for block in blocks:
+        into.append(block)
+        yield block
