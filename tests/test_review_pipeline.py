@@ -52,32 +52,33 @@ def bruno(*args: str):
                           capture_output=True, text=True, timeout=300)
 
 
-def test_bruno_review_writes_the_folder_and_prints_the_rulings_as_json(rendered, tmp_path):
+def _review_clip(rendered, out, *extra: str):
+    """`bruno review` of the rendered clip, its cards from the truth; (result, its folder)."""
     clip, profile, _ = rendered
-    truth = clip.with_suffix(".truth.jsonl")
-    result = bruno("review", clip, "--profile", profile, "--dealer", "1", "--cards-from", truth,
-                   "--out", tmp_path / "out", "--json")
+    result = bruno("review", clip, "--profile", profile, "--dealer", "1", "--cards-from",
+                   clip.with_suffix(".truth.jsonl"), "--out", out, *extra)
     assert result.returncode == 0, result.stderr
+    return result, out / "game"
+
+
+def _penalties(rulings: list[dict]) -> list[tuple[str, int]]:
+    return [(r["rule"], r["seat"]) for r in rulings if r["kind"] == "ruling"]
+
+
+def test_bruno_review_writes_the_folder_and_prints_the_rulings_as_json(rendered, tmp_path):
+    result, folder = _review_clip(rendered, tmp_path / "out", "--json")
     rulings = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [(r["rule"], r["seat"]) for r in rulings if r["kind"] == "ruling"] == [
-        ("missed_knock", 2)]
-    folder = tmp_path / "out" / "game"
+    assert _penalties(rulings) == [("missed_knock", 2)]
     assert {p.name for p in folder.iterdir()} == {"events.jsonl", "rulings.jsonl",
                                                  "report.html", "annotated.mp4"}
 
 
 def test_bruno_review_with_no_video_writes_the_rest_of_the_folder(rendered, tmp_path):
-    clip, profile, _ = rendered
-    truth = clip.with_suffix(".truth.jsonl")
-    result = bruno("review", clip, "--profile", profile, "--dealer", "1", "--cards-from", truth,
-                   "--out", tmp_path / "out", "--no-video")
-    assert result.returncode == 0, result.stderr
-    folder = tmp_path / "out" / "game"
+    result, folder = _review_clip(rendered, tmp_path / "out", "--no-video")
     assert {p.name for p in folder.iterdir()} == {"events.jsonl", "rulings.jsonl",
                                                  "report.html"}
     rulings = [json.loads(line) for line in (folder / "rulings.jsonl").read_text().splitlines()]
-    assert [(r["rule"], r["seat"]) for r in rulings if r["kind"] == "ruling"] == [
-        ("missed_knock", 2)]
+    assert _penalties(rulings) == [("missed_knock", 2)]
     assert "report:" in result.stdout and "annotated" not in result.stdout
 
 
