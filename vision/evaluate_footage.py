@@ -69,11 +69,17 @@ def match(truth: list[dict], found: list[dict], tolerance_s: float) -> list[tupl
     return out
 
 
-def draw_mismatches(truth: list[dict], found: list[dict]) -> list[str]:
-    """The draws missed and the phantom ones, a line each (for `--verbose`)."""
+def _draws(truth: list[dict], found: list[dict]
+           ) -> tuple[list[dict], list[dict], list[tuple[dict, dict]]]:
+    """(true draws, detected draws, their one-to-one pairs)."""
     true_draws = [e for e in truth if e["kind"] == "draw"]
     seen_draws = [e for e in found if e["kind"] == "draw"]
-    pairs = match(true_draws, seen_draws, DRAW_MATCH_S)
+    return true_draws, seen_draws, match(true_draws, seen_draws, DRAW_MATCH_S)
+
+
+def draw_mismatches(truth: list[dict], found: list[dict]) -> list[str]:
+    """The draws missed and the phantom ones, a line each (for `--verbose`)."""
+    true_draws, seen_draws, pairs = _draws(truth, found)
     matched = {id(e) for pair in pairs for e in pair}
     true_ids = {id(e) for e in true_draws}
     return [f"draw {'missed' if id(e) in true_ids else 'phantom'}: t {e['t']:.2f} s, "
@@ -92,9 +98,7 @@ def score(truth: list[dict], found: list[dict]) -> Score:
         s.seat_none += f["seat"] is None
         s.card_right += f["card"] == g["card"]
         s.errors_s.append(f["t"] - g["t"])
-    true_draws = [e for e in truth if e["kind"] == "draw"]
-    seen_draws = [e for e in found if e["kind"] == "draw"]
-    draw_pairs = match(true_draws, seen_draws, DRAW_MATCH_S)
+    true_draws, seen_draws, draw_pairs = _draws(truth, found)
     s.draws, s.draws_found = len(true_draws), len(draw_pairs)
     s.draw_phantom = len(seen_draws) - len(draw_pairs)
     s.draw_seat_right = sum(f["seat"] == g["seat"] for g, f in draw_pairs)

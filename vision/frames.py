@@ -159,12 +159,8 @@ def read_video(path: str | Path, analysis_width: int = ANALYSIS_WIDTH_PX,
     container = _open_container(path)
     with container:
         stream = container.streams.video[0]
-        if decoder_threads == 1:
-            stream.thread_type = "SLICE"  # and one thread: no slices either
-            stream.thread_count = 1
-        else:
-            stream.thread_type = "AUTO"  # frame threads: decoding is most of a review's time
-            stream.thread_count = decoder_threads
+        stream.thread_type = "AUTO"  # frame threads, unless one thread is asked for
+        stream.thread_count = decoder_threads
         stream.codec_context.options = DECODER_OPTIONS
         stated = _stated_duration_s(container)
         last_end_s = 0.0
