@@ -2,11 +2,10 @@
 
 The whole command, as a person runs it (`bruno review examples/demo/demo.mp4 --profile
 demo.room.toml --notes demo.notes.jsonl`): decoding, vision with the card recogniser, the knock
-detector in its second process, the referee, the report and the annotated video. Then the same
-with `--no-video` (no annotated video), with `--events-only` (decoding, vision and the knock
-detector only), and decoding alone, to show where the time goes: a full review decodes the
-footage twice (once to watch it, once to annotate it) and encodes it once. One line per
-measure:
+detector in its second process, the referee, the report and the annotated video (drawn while
+the footage is watched, at half its size). Then the same with `--full-size-video`, with
+`--no-video` (no annotated video), with `--events-only` (decoding, vision and the knock
+detector only), and decoding alone, to show where the time goes. One line per measure:
 
 - wall: footage seconds per wall-clock second (the issue aims at >= 10x on 2 cores);
 - CPU: user + system seconds of every process the command ran, and footage seconds per CPU
@@ -69,7 +68,8 @@ def main(argv: list[str] | None = None) -> int:
     seconds = footage_seconds(VIDEO)
     common = [str(VIDEO), "--profile", str(ROOM), "--notes", str(NOTES)]
     runs = [("bruno review", [])] + ([] if args.quick else
-                                     [("bruno review --no-video", ["--no-video"]),
+                                     [("bruno review --full-size-video", ["--full-size-video"]),
+                                      ("bruno review --no-video", ["--no-video"]),
                                       ("bruno review --events-only", ["--events-only"])])
     print(f"review speed of {VIDEO.name} ({seconds:.1f} s of 1280x720 at 30 fps, "
           "card recogniser, knock detector):")

@@ -6,6 +6,7 @@ Drawing is separate from seeing: this module only draws what review already foun
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections import OrderedDict
 from collections.abc import Callable
@@ -17,7 +18,7 @@ import cv2
 import numpy as np
 
 from bruno.overlay_layer import OverlayLayer
-from vision.frames import media_time_s
+from vision.frames import DECODER_OPTIONS, media_time_s, plane_pixels, shrink_plane
 
 ARROW_S = 1.5
 """How long a play's seat arrow stays on screen after the card came to rest."""
@@ -124,65 +125,183 @@ def draw_scene(out: np.ndarray, overlay: Overlay, scene: Scene) -> None:
 
 
 def write_annotated_video(source: str | Path, out: str | Path, overlay: Overlay, *,
+                          full_size: bool = True,
                           progress: Callable[[float], None] | None = None) -> int:
     """Decode `source`, draw the overlay on every frame, write `out` (H.264) with the original
-    sound stream copied unchanged. Returns the number of frames written.
+    sound stream copied unchanged; at the footage's size, or half of it (`full_size=False`).
+    Returns the number of frames written.
 
     `progress`, when given, is called after every frame written with the seconds of footage
-    annotated so far (the end of that frame: never decreasing, the duration at the end)."""
+    annotated so far (the end of that frame: never decreasing, the duration at the end).
+
+    A review draws its annotated video while it watches (`bruno.annotation_pass`); this second
+    pass over the footage is for when that could not be done."""
     import av
 
-    source, out = Path(source), Path(out)
+    source = Path(source)
+    writer = AnnotatedWriter(source, out, full_size=full_size)
+    annotated = 0.0
+    whole = True
     try:
         container = av.open(str(source))
     except (av.error.FFmpegError, OSError) as error:
+        writer.abandon()
         raise AnnotationError(f"{source}: cannot be read as a video ({error})") from None
-    frames = 0
-    annotated = 0.0
-    layers = _SceneLayers(overlay)
     with container:
-        if not container.streams.video:
-            raise AnnotationError(f"{source}: has no video stream")
         in_video = container.streams.video[0]
-        in_audio = container.streams.audio[0] if container.streams.audio else None
         in_video.thread_type = "AUTO"  # decode on both cores while this one draws
-        rate = in_video.average_rate or Fraction(30)
+        # Decoded as the watch decodes it, so this pass draws the video the watch would have.
+        in_video.codec_context.options = DECODER_OPTIONS
         try:
-            with av.open(str(out), "w", options={"movflags": "faststart"}) as target:
-                video = target.add_stream("libx264", rate=rate)
-                video.width = in_video.codec_context.width
-                video.height = in_video.codec_context.height
-                video.pix_fmt = "yuv420p"
-                video.time_base = in_video.time_base
-                video.options = dict(ENCODER_OPTIONS)
-                # Encode on both cores: one thread made the annotated copy half a review's time.
-                video.thread_type = "AUTO"
-                audio = target.add_stream_from_template(in_audio) if in_audio else None
-                streams = [in_video] + ([in_audio] if in_audio else [])
-                try:
-                    for packet in container.demux(*streams):
-                        if packet.stream is in_audio:
-                            if packet.dts is not None and audio is not None:
-                                packet.stream = audio
-                                target.mux(packet)
-                            continue
-                        for frame in packet.decode():
-                            # The footage's own clock, as review stamped its events.
-                            t = (media_time_s(frame.pts, in_video)
-                                 if frame.pts is not None else frames / rate)
-                            new = layers.frame_at(frame, t)
-                            new.pts, new.time_base = frame.pts, frame.time_base
-                            target.mux(video.encode(new))
-                            frames += 1
-                            if progress is not None:
-                                annotated = max(annotated, t + 1 / rate)
-                                progress(float(annotated))
-                except av.error.FFmpegError:
-                    pass  # a truncated file: keep what was annotated up to the break
-                target.mux(video.encode())
+            for frame in container.decode(in_video):
+                # The footage's own clock, as review stamped its events.
+                t = (media_time_s(frame.pts, in_video) if frame.pts is not None
+                     else writer.frames / writer.rate)
+                writer.write(frame, t, overlay)
+                if progress is not None:
+                    annotated = max(annotated, t + 1 / writer.rate)
+                    progress(float(annotated))
+        except av.error.FFmpegError:
+            whole = False  # a truncated file: keep what was annotated up to the break
+        except BaseException:
+            writer.abandon()
+            raise
+    writer.close(whole)
+    return writer.frames
+
+
+class AnnotatedWriter:
+    """The annotated video being written: decoded frames in (in order, with their time), each
+    with the scene due at its time drawn on; H.264 out, with the source's sound stream copied
+    in step. At the footage's size, or at half its width and height: a quarter of the pixels
+    to scale, draw and encode, which a review's two cores can afford beside the watching.
+
+    Raises AnnotationError (one line) when the source has no video or `out` cannot be
+    written; `close()` finishes the file, `abandon()` deletes what was written."""
+
+    def __init__(self, source: str | Path, out: str | Path, *, full_size: bool = True) -> None:
+        import av
+
+        self.source, self.out = Path(source), Path(out)
+        try:
+            self.input = av.open(str(self.source))
         except (av.error.FFmpegError, OSError) as error:
-            raise AnnotationError(f"{out}: cannot write the annotated video ({error})") from None
-    return frames
+            raise AnnotationError(f"{self.source}: cannot be read as a video ({error})") from None
+        if not self.input.streams.video:
+            self.input.close()
+            raise AnnotationError(f"{self.source}: has no video stream")
+        in_video = self.input.streams.video[0]
+        in_audio = self.input.streams.audio[0] if self.input.streams.audio else None
+        self.rate = in_video.average_rate or Fraction(30)
+        width, height = in_video.codec_context.width, in_video.codec_context.height
+        if not full_size:
+            width, height = width // 2, height // 2
+        self.size = (max(2, height - height % 2), max(2, width - width % 2))
+        try:
+            self.target = av.open(str(self.out), "w", options={"movflags": "faststart"})
+            self.video = self.target.add_stream("libx264", rate=self.rate)
+            self.video.height, self.video.width = self.size
+            self.video.pix_fmt = "yuv420p"
+            self.video.time_base = in_video.time_base
+            self.video.options = dict(ENCODER_OPTIONS)
+            # Encode on both cores: with one thread the annotated copy took half a review.
+            self.video.thread_type = "AUTO"
+            self.audio = self.target.add_stream_from_template(in_audio) if in_audio else None
+        except (av.error.FFmpegError, OSError) as error:
+            self.input.close()
+            raise AnnotationError(f"{self.out}: cannot write the annotated video ({error})") \
+                from None
+        # The sound is copied packet by packet as the frames reach it, so the file is
+        # interleaved as it is written.
+        self._sound = self.input.demux(in_audio) if in_audio else None
+        self._sound_held = None
+        self._sound_held_t = float("-inf")
+        self.layers = _SceneLayers(*self.size)
+        self.frames = 0
+        self.end_s = 0.0
+        """The end of the last frame written, in footage seconds."""
+
+    def write(self, frame, t: float, overlay: Overlay) -> Scene:
+        """Draw the scene due at `t` on `frame` (a decoded av.VideoFrame of the source) and
+        encode it; returns the scene drawn."""
+        return self.write_canvas(self.canvas(frame), t, frame.pts, frame.time_base, overlay)
+
+    def write_canvas(self, canvas, t: float, pts: int | None, time_base, overlay: Overlay
+                     ) -> Scene:
+        """`write` for a frame already made into a canvas (`canvas`), with its source frame's
+        timestamp."""
+        import av
+
+        scene = scene_at(overlay, t)
+        self.layers.get(scene, overlay).blend_into(canvas)
+        canvas.pts, canvas.time_base = pts, time_base
+        try:
+            self.target.mux(self.video.encode(canvas))
+            self._copy_sound_until(t)
+        except (av.error.FFmpegError, OSError) as error:
+            raise AnnotationError(f"{self.out}: cannot write the annotated video ({error})") \
+                from None
+        self.frames += 1
+        self.end_s = max(self.end_s, t + 1 / self.rate)
+        return scene
+
+    def canvas(self, frame):
+        """A new yuv420p frame at this video's size with `frame`'s picture, to draw on. Can
+        run apart from `write` (in another thread): it touches nothing of the writer's."""
+        height, width = self.size
+        if frame.format.name != "yuv420p" or frame.width % 2 or frame.height % 2:
+            return frame.reformat(width=width, height=height, format="yuv420p")
+        import av
+
+        out = av.VideoFrame(width, height, "yuv420p")
+        for index, (target, source) in enumerate(zip(out.planes, frame.planes, strict=True)):
+            size = (height, width) if index == 0 else (height // 2, width // 2)
+            np.copyto(plane_pixels(target), shrink_plane(plane_pixels(source), size))
+        return out
+
+    def close(self, whole: bool = True) -> None:
+        """Flush the encoder, copy the rest of the sound (all of it; when the footage broke
+        off, `whole=False`, up to the last frame's end) and close the file."""
+        import av
+
+        try:
+            self.target.mux(self.video.encode())
+            self._copy_sound_until(float("inf") if whole else self.end_s)
+        except (av.error.FFmpegError, OSError) as error:
+            self.abandon()
+            raise AnnotationError(f"{self.out}: cannot write the annotated video ({error})") \
+                from None
+        finally:
+            self.input.close()
+        self.target.close()
+
+    def abandon(self) -> None:
+        """Stop and delete what was written (a review that failed leaves no half video)."""
+        for container in (self.target, self.input):
+            with contextlib.suppress(Exception):  # already broken: the file goes anyway
+                container.close()
+        self.out.unlink(missing_ok=True)
+
+    def _copy_sound_until(self, t: float) -> None:
+        import av
+
+        if self._sound is None or t < self._sound_held_t:
+            return  # most frames: the next sound packet is still ahead of them
+        try:
+            while True:
+                packet = self._sound_held or next(self._sound)
+                self._sound_held = None
+                if packet.dts is None:
+                    continue  # the demuxer's flush packet
+                if packet.pts is not None:
+                    packet_t = media_time_s(packet.pts, packet.stream)
+                    if packet_t > t:
+                        self._sound_held, self._sound_held_t = packet, packet_t
+                        return
+                packet.stream = self.audio
+                self.target.mux(packet)
+        except (StopIteration, av.error.FFmpegError):
+            self._sound = None  # the end of the sound, or damage in it: the rest is left out
 
 
 class _SceneLayers:
@@ -191,41 +310,19 @@ class _SceneLayers:
 
     KEEP = 16
 
-    def __init__(self, overlay: Overlay) -> None:
-        self.overlay = overlay
+    def __init__(self, height: int, width: int) -> None:
+        self.height, self.width = height, width
         self.layers: OrderedDict[Scene, OverlayLayer] = OrderedDict()
 
-    def frame_at(self, frame, t: float):
-        """`frame` (a decoded av.VideoFrame) with the overlay due at `t`, as a new frame."""
-        if frame.format.name != "yuv420p" or frame.width % 2 or frame.height % 2:
-            return _from_bgr(draw_overlay(_to_bgr(frame), self.overlay, t))
-        scene = scene_at(self.overlay, t)
+    def get(self, scene: Scene, overlay: Overlay) -> OverlayLayer:
         layer = self.layers.pop(scene, None)
         if layer is None:
-            layer = OverlayLayer.render(lambda image: draw_scene(image, self.overlay, scene),
-                                        frame.height, frame.width)
+            layer = OverlayLayer.render(lambda image: draw_scene(image, overlay, scene),
+                                        self.height, self.width)
         self.layers[scene] = layer
         while len(self.layers) > self.KEEP:
             self.layers.popitem(last=False)
-        return layer.over(frame)
-
-
-def _to_bgr(frame) -> np.ndarray:
-    """The frame as BGR. From YUV 4:2:0 (what H.264 footage is) OpenCV converts several times
-    faster than the decoder's own scaler; anything else goes through the scaler."""
-    if frame.format.name == "yuv420p" and frame.width % 2 == 0 and frame.height % 2 == 0:
-        return cv2.cvtColor(frame.to_ndarray(format="yuv420p"), cv2.COLOR_YUV2BGR_I420)
-    return frame.to_ndarray(format="bgr24")
-
-
-def _from_bgr(image: np.ndarray):
-    import av
-
-    h, w = image.shape[:2]
-    if h % 2 == 0 and w % 2 == 0:
-        return av.VideoFrame.from_ndarray(cv2.cvtColor(image, cv2.COLOR_BGR2YUV_I420),
-                                          format="yuv420p")
-    return av.VideoFrame.from_ndarray(image, format="bgr24")
+        return layer
 
 
 # --- drawing helpers -----------------------------------------------------------------------

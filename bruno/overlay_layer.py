@@ -64,10 +64,15 @@ class OverlayLayer:
         import av
 
         out = av.VideoFrame(frame.width, frame.height, "yuv420p")
-        planes = [plane_pixels(plane) for plane in out.planes]
-        for target, source in zip(planes, frame.planes, strict=True):
-            np.copyto(target, plane_pixels(source))
-        y_plane, u_plane, v_plane = planes
+        for target, source in zip(out.planes, frame.planes, strict=True):
+            np.copyto(plane_pixels(target), plane_pixels(source))
+        self.blend_into(out)
+        return out
+
+    def blend_into(self, frame) -> None:
+        """Blend the drawing into `frame` (a yuv420p `av.VideoFrame` of the layer's size,
+        whose buffer this process owns), in place."""
+        y_plane, u_plane, v_plane = (plane_pixels(plane) for plane in frame.planes)
         for patch in self.patches:
             h, w = patch.luma.shape
             _blend(y_plane[patch.y:patch.y + h, patch.x:patch.x + w], patch.luma,
@@ -76,7 +81,6 @@ class OverlayLayer:
             ch, cw = patch.u.shape
             _blend(u_plane[cy:cy + ch, cx:cx + cw], patch.u, patch.chroma_alpha)
             _blend(v_plane[cy:cy + ch, cx:cx + cw], patch.v, patch.chroma_alpha)
-        return out
 
 
 def _blend(target: np.ndarray, colour: np.ndarray, alpha: np.ndarray) -> None:

@@ -7,13 +7,16 @@ The same referee path as live play and `bruno replay`: the merged events go thro
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
 
+from bruno.annotated_video import AnnotationError, Overlay, write_annotated_video
+from bruno.annotation_pass import AnnotatingAlong
 from bruno.review_notes import NotesError, ReviewNotes, checked_events, read_notes, table_setup
 from calibration.camera import CameraProfile, default_camera_profile, load_camera_profile
 from referee.events import parse_event
@@ -27,16 +30,20 @@ PROPOSAL_FRAME_AT_S = 3.0
 with the dealer's card on the pile (as `bruno calibrate camera --from` does)."""
 
 
+ANNOTATING_NAME = "annotated.part.mp4"
+"""The annotated video while it is written; renamed to annotated.mp4 once whole."""
+
 PROGRESS_EVERY_S = 0.25
 """Progress is passed on at most this often (wall time), and always at the end of a pass: a
 review reports a few times a second, whatever its frame rate."""
 
 ReviewProgress = Callable[[str, float], None]
 """`progress(stage, seconds)`: `stage` is "watch" (vision over the frames; `seconds` of footage
-watched so far), "report" (the report is being written; `seconds` is 0) or "annotate" (the
-annotated video; `seconds` of footage annotated so far, only when annotating). Each pass's
-seconds never decrease and its last report is its end: the video's duration, or where a damaged
-file breaks off."""
+watched so far; the annotated video is drawn meanwhile), "annotate" (the annotated video
+drawn again in a second pass, only when the one drawn while watching differs from the final
+rulings; `seconds` of footage annotated so far), then "report" (the report is being written;
+`seconds` is 0). Each pass's seconds never decrease and its last report is its end: the
+video's duration, or where a damaged file breaks off."""
 
 
 class ThrottledProgress:
@@ -137,11 +144,14 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
                    profile: Path | None = None, players: int | None = None,
                    dealer: int | None = None, variant: str | None = None,
                    notes: Path | None = None, annotate: bool = True,
+                   full_size_video: bool = False,
                    progress: ReviewProgress | None = None) -> ReviewOutcome:
     """Review one file into `out_folder`; raise ReviewError when nothing can be read.
 
     `notes`: a notes file (`bruno.review_notes`) whose game line sets the table and whose
     events join what was seen and heard; `players`, `dealer` and `variant` win over it.
+    `annotate`: make the annotated video, drawn while the footage is watched, at half the
+    footage's width and height (`full_size_video`: at its own, slower).
     `progress`: told how far the review is, a few times a second (see `ReviewProgress`)."""
     from bruno.review_outputs import write_review_folder
 
@@ -161,18 +171,38 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
     except NotesError as error:
         raise ReviewError(str(error)) from None
     throttle = ThrottledProgress(progress) if progress is not None else None
+    pile = setup.camera.pile
+    overlay = Overlay(added, [], (pile.x, pile.y, pile.x + pile.w, pile.y + pile.h),
+                      setup.camera.seat_angles_deg)
+
+    def rule(events: list[dict]) -> list[dict]:
+        return [r.to_dict() for r in replay(game.new_game(),
+                                            [parse_event(e, players) for e in events])]
+
+    folder = Path(out_folder)
+    along = _annotating_along(footage, folder, overlay, rule, full_size_video) \
+        if annotate else None
     try:
         result = review_video(footage, setup.camera, read_card, players, game.dealer,
                               listen=sound, progress=throttle and throttle.stage("watch"),
-                              keep_sound=sound)
-    except FrameSourceError as error:
-        raise ReviewError(str(error)) from None
+                              keep_sound=sound, follower=along)
+    except BaseException as error:
+        if along is not None:
+            along.abandon()
+        if isinstance(error, FrameSourceError):
+            raise ReviewError(str(error)) from None
+        raise
+    if throttle is not None:
+        throttle.end()
+    events = merge_events(result.events, added)
+    rulings = rule(events)
+    video = _finish_video(along, footage, folder, replace(overlay, events=events,
+                                                          rulings=rulings),
+                          whole=result.error is None, full_size=full_size_video,
+                          progress=throttle and throttle.stage("annotate"))
     if throttle is not None:
         throttle.end()
         progress("report", 0.0)
-    events = merge_events(result.events, added)
-    parsed = [parse_event(e, players) for e in events]
-    rulings = [r.to_dict() for r in replay(game.new_game(), parsed)]
     notes_text = setup.notes + result.notes
     if written:
         notes_text.append(f"{len(added)} event(s) come from the notes file {written.path.name} "
@@ -181,18 +211,46 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
     if result.error:
         notes_text.append(f"The video breaks off: {result.error}. The review covers what "
                           "came before the break.")
-    pile = setup.camera.pile
     files = write_review_folder(
         out_folder, footage, game.to_dict(), events, rulings,
-        pile_box=(pile.x, pile.y, pile.x + pile.w, pile.y + pile.h),
-        seat_angles_deg=setup.camera.seat_angles_deg, sound_checked=sound,
-        calibration_picture=setup.picture, notes=notes_text, annotate=annotate,
-        progress=throttle and throttle.stage("annotate"), sound=result.sound,
+        pile_box=overlay.pile_box, seat_angles_deg=overlay.seat_angles_deg,
+        sound_checked=sound, calibration_picture=setup.picture, notes=notes_text,
+        annotate=False, sound=result.sound,
     )
+    if video is not None:
+        files["annotated.mp4"] = video
     if throttle is not None:
         throttle.end()
-    return ReviewOutcome(footage, Path(out_folder), files, events, rulings, sound,
+    return ReviewOutcome(footage, folder, files, events, rulings, sound,
                          result.error, notes_text, game.to_dict())
+
+
+def _annotating_along(footage: Path, folder: Path, overlay: Overlay, rule, full_size: bool
+                      ) -> AnnotatingAlong:
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        return AnnotatingAlong(footage, folder / ANNOTATING_NAME, overlay, rule,
+                               full_size=full_size)
+    except AnnotationError as error:
+        raise ReviewError(str(error)) from None
+
+
+def _finish_video(along: AnnotatingAlong | None, footage: Path, folder: Path, final: Overlay,
+                  *, whole: bool, full_size: bool,
+                  progress: Callable[[float], None] | None) -> Path | None:
+    """The annotated video in the folder: the one drawn during the watch, or (when a frame of
+    it differs from the final rulings) drawn again in a second pass."""
+    if along is None:
+        return None
+    part = folder / ANNOTATING_NAME
+    try:
+        if not along.finish(final.events, final.rulings, whole=whole):
+            write_annotated_video(footage, part, final, full_size=full_size, progress=progress)
+    except AnnotationError as error:
+        raise ReviewError(str(error)) from None
+    video = folder / "annotated.mp4"
+    os.replace(part, video)
+    return video
 
 
 def _read_notes(path: Path | None) -> ReviewNotes | None:

@@ -1,10 +1,10 @@
 """`bruno review` over several files: one process per file (`--jobs`), a progress bar per file
 on stderr (and an overall line with several files), then the rulings (or JSONL with `--json`).
 
-A file's bar counts seconds of footage: its duration once for watching and once more for
-annotating, so the ETA covers the whole review. The report in between is not counted (a few
-seconds). With `--jobs`, the reviewing processes send their progress to this one through a
-queue; this one alone draws.
+A file's bar counts seconds of footage watched (the annotated video is drawn as it is watched);
+when the video has to be drawn again in a second pass, the bar grows by the footage's duration
+for it. The report at the end is not counted (a second or two). With `--jobs`, the reviewing
+processes send their progress to this one through a queue; this one alone draws.
 """
 
 from __future__ import annotations
@@ -36,8 +36,9 @@ from referee.eventlog import dumps
 from vision.frames import FrameSourceError, video_duration_s
 from vision.pile_watcher import CardReader
 
-PASSES = ("watch", "annotate")
-"""The passes over the footage a file's bar counts, each the footage's duration long."""
+PASSES = ("watch",)
+"""The passes over the footage a file's bar counts from the start, each the footage's duration
+long; a second pass for the annotated video ("annotate") is added when it happens."""
 
 STAGE_WORDS = {"watch": "watching", "annotate": "annotating"}
 
@@ -83,6 +84,8 @@ class ReviewBars:
         self.passes = passes
         self.durations = [footage_duration_s(path) for path in footage]
         self.done: list[dict[str, float]] = [{} for _ in footage]
+        self.extra: list[set[str]] = [set() for _ in footage]
+        """Passes a file's review added on the way (a second pass for its video)."""
         self.finished = [False] * len(footage)
         self.started: set[int] = set()
         width = max(len(path.name) for path in footage)
@@ -99,7 +102,8 @@ class ReviewBars:
 
     def _total(self, index: int) -> float | None:
         duration = self.durations[index]
-        return None if duration is None else duration * len(self.passes)
+        return None if duration is None else \
+            duration * (len(self.passes) + len(self.extra[index]))
 
     def update(self, index: int, stage: str, seconds: float) -> None:
         """What a review reported (`bruno.review_pipeline.ReviewProgress`)."""
@@ -110,6 +114,9 @@ class ReviewBars:
             done["watch"] = duration or done.get("watch", 0.0)  # the watching is over
             words = "writing the report"
         else:
+            if stage not in self.passes and stage not in self.extra[index]:
+                self.extra[index].add(stage)
+                self.progress.update(self.tasks[index], total=self._total(index))
             done[stage] = min(seconds, duration) if duration else seconds
             shown = f"{seconds:.0f}/{duration:.0f} s" if duration else f"{seconds:.0f} s"
             words = f"{STAGE_WORDS.get(stage, stage)} {shown}"
@@ -167,12 +174,15 @@ def unwritable(out: Path) -> str | None:
 def review_files(footage: list[Path], out: Path, read_card: CardReader, *,
                  profile: Path | None, players: int | None, dealer: int | None,
                  variant: str | None, jobs: int, as_json: bool,
-                 notes: Path | None = None, annotate: bool = True) -> None:
+                 notes: Path | None = None, annotate: bool = True,
+                 full_size_video: bool = False) -> None:
     """Review the files, then print each one's rulings (as JSONL with `as_json`); exit 2 when
-    any file could not be reviewed. `annotate`: write the annotated video too."""
+    any file could not be reviewed. `annotate`: write the annotated video too (at half the
+    footage's size; `full_size_video`: at its own)."""
     results, failures = run_reviews(footage, out, read_card, profile=profile, players=players,
                                     dealer=dealer, variant=variant, jobs=jobs, notes=notes,
-                                    quiet=as_json, annotate=annotate)
+                                    quiet=as_json, annotate=annotate,
+                                    full_size_video=full_size_video)
     screen = Console(highlight=False)
     for outcome in results:
         if as_json:
@@ -193,8 +203,8 @@ def report_failures(failures: list[str]) -> None:
 def run_reviews(footage: list[Path], out: Path, read_card: CardReader, *,
                 profile: Path | None = None, players: int | None = None,
                 dealer: int | None = None, variant: str | None = None, jobs: int = 1,
-                notes: Path | None = None, quiet: bool = False, annotate: bool = True
-                ) -> tuple[list[ReviewOutcome], list[str]]:
+                notes: Path | None = None, quiet: bool = False, annotate: bool = True,
+                full_size_video: bool = False) -> tuple[list[ReviewOutcome], list[str]]:
     """Review every file into its own folder under `out`, with progress bars on stderr
     (`quiet`: they vanish when done); return the outcomes (in the order given) and one line
     per file that failed."""
@@ -217,13 +227,12 @@ def run_reviews(footage: list[Path], out: Path, read_card: CardReader, *,
     taken: set[str] = set()
     plan = [(path, _folder_for(out, path, taken)) for path in footage]
     options = dict(profile=profile, players=players, dealer=dealer, variant=variant,
-                   notes=notes, annotate=annotate)
+                   notes=notes, annotate=annotate, full_size_video=full_size_video)
     console = Console(stderr=True, highlight=False)
     failures: list[str] = []
     results: list[ReviewOutcome] = []
     with _progress(console, transient=quiet) as progress:
-        bars = ReviewBars(progress, [path for path, _ in plan],
-                          PASSES if annotate else PASSES[:1])
+        bars = ReviewBars(progress, [path for path, _ in plan])
         if jobs == 1 or len(plan) == 1:
             for index, (path, folder) in enumerate(plan):
                 result = _review_one(path, folder, read_card, options,

@@ -13,6 +13,14 @@ from vision.table_watcher import TableWatcher
 
 TINY = (180, 320)
 
+MISSED_KNOCK_GAME = {
+    "players": 4, "dealer": 1, "seed": 5, "duration_s": 5.0,
+    "plays": [{"t": 1.0, "seat": 1, "card": "b_4", "linger_s": 0.1},
+              {"t": 2.4, "seat": 2, "card": "b_4", "linger_s": 0.1}],
+    "knocks": [], "draws": [], "lighting": []}
+"""Five seconds of footage: seat 1 deals a blue 4; seat 2 inserts the other blue 4 and never
+knocks (one penalty)."""
+
 
 def watch(scenario: dict, size: tuple[int, int] = TINY) -> tuple[list[dict], list[dict]]:
     """(events the watcher finds, ground-truth events) for a scenario dict."""

@@ -5,16 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from table_helpers import render_clip
+from table_helpers import MISSED_KNOCK_GAME, render_clip
 
 from bruno.review_pipeline import ReviewError, review_footage
 from vision.card_readers import TruthReader
 
-# Seat 1 deals a blue 4; seat 2 inserts the other blue 4 and never knocks.
-SCENARIO = {"players": 4, "dealer": 1, "seed": 5, "duration_s": 5.0,
-            "plays": [{"t": 1.0, "seat": 1, "card": "b_4", "linger_s": 0.1},
-                      {"t": 2.4, "seat": 2, "card": "b_4", "linger_s": 0.1}],
-            "knocks": [], "draws": [], "lighting": []}
+SCENARIO = MISSED_KNOCK_GAME
 
 
 @pytest.fixture(scope="module")

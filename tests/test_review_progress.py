@@ -1,4 +1,5 @@
-"""Progress while a review runs: seconds of footage per pass (watching, then annotating),
+"""Progress while a review runs: seconds of footage watched (the annotated video is drawn
+meanwhile), a second pass for the video only when it has to be drawn again, then the report;
 passed on a few times a second, and through a queue from the processes of `--jobs`."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from itertools import pairwise
 import pytest
 from table_helpers import render_clip
 
+import bruno.annotation_pass as annotation_pass
 import bruno.review_pipeline as review_pipeline
 from bruno.annotated_video import Overlay, write_annotated_video
 from bruno.review_pipeline import ThrottledProgress, review_footage
@@ -60,22 +62,49 @@ def by_stage(calls: list[tuple[str, float]]) -> dict[str, list[float]]:
     return stages
 
 
-def test_a_review_reports_watching_then_the_report_then_annotating(rendered, tmp_path,
-                                                                   monkeypatch):
+def test_a_review_reports_watching_then_the_report(rendered, tmp_path, monkeypatch):
     clip, profile, reader = rendered
     monkeypatch.setattr(review_pipeline, "PROGRESS_EVERY_S", 0.0)  # every frame
     calls: list[tuple[str, float]] = []
     review_footage(clip, tmp_path / "out", reader, profile=profile, dealer=1,
                    progress=lambda stage, s: calls.append((stage, s)))
-    assert [stage for stage, _ in calls] == sorted(
-        (stage for stage, _ in calls), key=["watch", "report", "annotate"].index)
     stages = by_stage(calls)
+    assert list(stages) == ["watch", "report"]  # the video was drawn while watching
+    assert [stage for stage, _ in calls] == sorted(
+        (stage for stage, _ in calls), key=["watch", "report"].index)
     duration = video_duration_s(clip)
     frames = round(duration * DEFAULT_FPS)
-    for stage in ("watch", "annotate"):
-        assert len(stages[stage]) >= frames - 1 and increasing(stages[stage])
-        assert stages[stage][-1] == pytest.approx(duration, abs=1e-3)
+    assert len(stages["watch"]) >= frames - 1 and increasing(stages["watch"])
+    assert stages["watch"][-1] == pytest.approx(duration, abs=1e-3)
     assert stages["report"] == [0.0]
+
+
+def test_a_second_pass_for_the_video_reports_annotating_before_the_report(rendered, tmp_path,
+                                                                         monkeypatch):
+    clip, profile, reader = rendered
+    monkeypatch.setattr(review_pipeline, "PROGRESS_EVERY_S", 0.0)
+    monkeypatch.setattr(annotation_pass, "LAG_S", 0.0)  # drawn before the play is seen
+    calls: list[tuple[str, float]] = []
+    review_footage(clip, tmp_path / "out", reader, profile=profile, dealer=1,
+                   progress=lambda stage, s: calls.append((stage, s)))
+    stages = by_stage(calls)
+    assert list(stages) == ["watch", "annotate", "report"]
+    assert increasing(stages["annotate"])
+    assert stages["annotate"][-1] == pytest.approx(video_duration_s(clip), abs=1e-3)
+
+
+def test_the_bar_grows_by_a_pass_when_the_video_is_drawn_again(rendered):
+    from rich.progress import Progress
+
+    clip = rendered[0]
+    duration = video_duration_s(clip)
+    with Progress(disable=True) as progress:
+        bars = ReviewBars(progress, [clip])
+        bars.update(0, "watch", duration)
+        assert progress.tasks[0].total == pytest.approx(duration)
+        bars.update(0, "annotate", duration / 2)
+        assert progress.tasks[0].total == pytest.approx(2 * duration)
+        assert progress.tasks[0].completed == pytest.approx(1.5 * duration)
 
 
 def test_without_annotating_there_is_no_annotate_pass_and_reports_are_throttled(
@@ -130,8 +159,8 @@ def test_parallel_reviews_send_their_progress_to_the_bars(rendered, tmp_path, mo
     duration = video_duration_s(clip)
     for index in (0, 1):
         stages = by_stage([(stage, s) for i, stage, s in seen if i == index])
-        assert set(stages) == {"watch", "report", "annotate"}
-        assert stages["annotate"][-1] == pytest.approx(duration, abs=1e-3)
+        assert set(stages) == {"watch", "report"}
+        assert stages["watch"][-1] == pytest.approx(duration, abs=1e-3)
     # The bars ended full, the overall line too.
     progress = bars[0].progress
     assert all(task.finished for task in progress.tasks)

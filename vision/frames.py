@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -61,6 +62,9 @@ class Frame:
     _full_loader: Callable[[], np.ndarray] = field(repr=False)
     _small: np.ndarray | None = field(default=None, repr=False)
     _full: np.ndarray | None = field(default=None, repr=False)
+    decoded: Any = field(default=None, repr=False)
+    """The decoder's own frame (an `av.VideoFrame`) when the frame came from a video file, for
+    a caller that re-encodes the footage (the annotated video); else None."""
 
     @property
     def small(self) -> np.ndarray:
@@ -240,7 +244,7 @@ def decoded_ahead(frames: Iterator[Frame], depth: int = DECODE_AHEAD_FRAMES) -> 
 def _frame_of(av_frame, t_s: float, index: int, analysis_width: int) -> Frame:
     h, w = av_frame.height, av_frame.width
     return Frame(t_s, index, (h, w), lambda: _small_of(av_frame, analysis_width),
-                 lambda: av_frame.to_ndarray(format="bgr24"))
+                 lambda: av_frame.to_ndarray(format="bgr24"), decoded=av_frame)
 
 
 def _small_of(av_frame, analysis_width: int) -> np.ndarray:
@@ -262,7 +266,7 @@ def plane_pixels(plane) -> np.ndarray:
     return rows.reshape(plane.height, plane.line_size)[:, :plane.width]
 
 
-def _shrink(plane: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+def shrink_plane(plane: np.ndarray, size: tuple[int, int]) -> np.ndarray:
     """`plane` area-averaged down to `size` (height, width): halved while it is at least twice
     the size, then resized the rest of the way. OpenCV halves ten times faster than it
     shrinks by four in one step; the result differs by at most a grey level of rounding."""
@@ -280,7 +284,7 @@ def _small_from_yuv420(y: np.ndarray, u: np.ndarray, v: np.ndarray, size: tuple[
     """The analysis copy straight from the decoder's planes: shrink Y, U and V (area
     averaging), then convert only the small image to BGR. Half the cost of swscale's
     scaled conversion, which dominated a review's time."""
-    y, u, v = (_shrink(plane, size) for plane in (y, u, v))
+    y, u, v = (shrink_plane(plane, size) for plane in (y, u, v))
     if not full_range:  # H.264's usual limited range (Y 16-235, U/V 16-240) to full
         y = cv2.convertScaleAbs(y, alpha=255 / 219, beta=-16 * 255 / 219)
         u = cv2.convertScaleAbs(u, alpha=255 / 224, beta=128 - 128 * 255 / 224)

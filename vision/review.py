@@ -14,12 +14,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 
 from calibration.camera import CameraProfile
 from referee.events import EVENT_KINDS
-from vision.frames import FrameSourceError, decoded_ahead, read_video
+from vision.frames import Frame, FrameSourceError, decoded_ahead, read_video
 from vision.pile_watcher import CardReader
 from vision.table_watcher import TableWatcher
 
@@ -50,15 +51,29 @@ def merge_events(*streams: list[dict]) -> list[dict]:
     return sorted(merged, key=lambda e: (e["t"], KIND_ORDER.get(e["kind"], 9)))
 
 
+class FrameFollower(Protocol):
+    """Something that follows the watch frame by frame (the annotated video, drawn while the
+    footage is watched: `bruno.annotation_pass`)."""
+
+    def start(self, knocks: Callable[[bool], list[dict] | None]) -> None:
+        """Before the first frame. `knocks(wait)`: the sound track's knock events once it has
+        been listened to; until then None, or with `wait` waits for them."""
+
+    def see(self, frame: Frame, events: list[dict]) -> None:
+        """After each frame is watched, with the events it gave; must not hold the watch up."""
+
+
 def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
                  players: int | None = None, dealer: int = 0, listen: bool = True,
                  progress: Callable[[float], None] | None = None,
-                 keep_sound: bool = False) -> ReviewResult:
+                 keep_sound: bool = False,
+                 follower: FrameFollower | None = None) -> ReviewResult:
     """Events from the video's frames and sound. `players` defaults to the profile's seats.
 
     `progress`, when given, is called after every frame with the seconds of footage watched so
     far (the end of that frame: never decreasing, the video's duration after its last frame);
-    it runs in the frame loop, so it should be cheap (`bruno.review_pipeline` throttles it)."""
+    it runs in the frame loop, so it should be cheap (`bruno.review_pipeline` throttles it).
+    `follower`, when given, is shown every frame and what it gave (see `FrameFollower`)."""
     path = Path(path)
     players = players or camera.players
     game = {"t": 0.0, "kind": "game", "variant": "bruno", "players": players, "dealer": dealer}
@@ -67,6 +82,9 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
     # the two halves share nothing until the merge, and a review has two cores to use.
     pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("fork")) if listen else None
     heard = pool.submit(listen_to, path, keep_sound) if pool else None
+    if follower is not None:
+        # Started after the fork above: a forked process gets no copy of its thread.
+        follower.start(lambda wait: _knocks_heard(heard, wait))
     seen: list[dict] = []
     frames = 0
     last_t = 0.0
@@ -74,7 +92,10 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
     error = None
     try:
         for frame in decoded_ahead(read_video(path, decoder_threads=1)):
-            seen += watcher.update(frame)
+            new = watcher.update(frame)
+            seen += new
+            if follower is not None:
+                follower.see(frame, new)
             frames += 1
             if progress is not None:
                 # A frame lasts until the next one: its end is its start plus the last step.
@@ -104,6 +125,14 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
             knocks = [k for k in knocks if k["t"] <= last_t]
     result.events = merge_events(seen, knocks)
     return result
+
+
+def _knocks_heard(heard, wait: bool) -> list[dict] | None:
+    if heard is None:
+        return []
+    if not wait and not heard.done():
+        return None
+    return heard.result()[0]
 
 
 def listen_to(path: Path, keep_sound: bool = False

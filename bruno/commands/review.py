@@ -58,8 +58,12 @@ def review(
     jobs: Annotated[int, typer.Option(
         "--jobs", min=1, help="Files reviewed at once, one process each.")] = 1,
     no_video: Annotated[bool, typer.Option(
-        "--no-video", help="No annotated video: the events, rulings and report only, in about "
-        "a third of the time.")] = False,
+        "--no-video", help="No annotated video: the events, rulings and report only.")
+    ] = False,
+    full_size_video: Annotated[bool, typer.Option(
+        "--full-size-video", help="The annotated video at the footage's own size (default: "
+        "half its width and height, drawn while the footage is watched; full size takes about "
+        "twice as long).")] = False,
 ) -> None:
     """Review recorded games: events, rulings, an HTML report and an annotated video."""
     if not events_only:
@@ -67,7 +71,7 @@ def review(
 
         review_files(footage, out, _reader(cards_from), profile=profile, players=players,
                      dealer=dealer, variant=variant, jobs=jobs, as_json=as_json, notes=notes,
-                     annotate=not no_video)
+                     annotate=not no_video, full_size_video=full_size_video)
         return
     if len(footage) != 1:
         raise UserError("--events-only takes one footage file at a time")
