@@ -8,10 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import math
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
+from itertools import pairwise
+from operator import itemgetter
 from pathlib import Path
 
 import cv2
@@ -58,17 +62,76 @@ class Overlay:
     """Seat directions around the pile in image coordinates (x right, y down)."""
 
     def top_card(self, t: float) -> str | None:
+        """The pile's top card after the events up to `t` (a take-back uncovers the card
+        under it; the end of a round clears the pile)."""
+        return self._moments.top_card(t)
+
+    @cached_property
+    def _moments(self) -> _Moments:
+        # An overlay's lists are not changed once it is made: the index is built once.
+        return _Moments(self.events, self.rulings)
+
+
+CAPTIONED_INFO = ("instick", "color", "round_over")
+"""Info rulings shown as captions (besides every penalty)."""
+
+_SLACK_S = 1e-6
+"""Time windows are found by bisection this much wider, then checked exactly as written."""
+
+
+def pile_after(pile: list[str], event: dict) -> None:
+    """Update the pile's cards (top last) for one event: a play adds its card, a take-back
+    of the top card uncovers the one under it, the end of a round clears the pile."""
+    if event["kind"] == "card":
+        pile.append(event["card"])
+    elif event["kind"] == "card_removed" and pile and pile[-1] == event["card"]:
+        pile.pop()
+    elif event["kind"] == "round_end":
+        pile.clear()
+
+
+class _Moments:
+    """An overlay's events and rulings indexed by time, so the scene at a moment is found by
+    bisection, not by a pass over the whole game (an hour of footage is 108,000 frames and a
+    few thousand events). Gives exactly what a pass over the lists in their order would."""
+
+    def __init__(self, events: list[dict], rulings: list[dict]) -> None:
         pile: list[str] = []
-        for event in self.events:
-            if event["t"] > t:
-                break
-            if event["kind"] == "card":
-                pile.append(event["card"])
-            elif event["kind"] == "card_removed" and pile and pile[-1] == event["card"]:
-                pile.pop()
-            elif event["kind"] == "round_end":
-                pile.clear()
-        return pile[-1] if pile else None
+        latest = float("-inf")
+        self.reached: list[float] = []
+        """The latest time among the first n + 1 events: never decreasing."""
+        self.tops: list[str | None] = []
+        for event in events:
+            latest = max(latest, event["t"])
+            pile_after(pile, event)
+            self.reached.append(latest)
+            self.tops.append(pile[-1] if pile else None)
+        self.plays = _Timed([e for e in events
+                             if e["kind"] == "card" and e.get("seat") is not None])
+        self.knocks = _Timed([e for e in events if e["kind"] == "knock"])
+        self.captioned = _Timed([r for r in rulings
+                                 if r["kind"] == "ruling" or r["rule"] in CAPTIONED_INFO])
+
+    def top_card(self, t: float) -> str | None:
+        passed = bisect_right(self.reached, t)
+        return self.tops[passed - 1] if passed else None
+
+
+class _Timed:
+    """Events or rulings, in their order, with a time each (`"t"`)."""
+
+    def __init__(self, items: list[dict]) -> None:
+        self.items = items
+        self.in_order = all(a["t"] <= b["t"] for a, b in pairwise(items))
+
+    def around(self, t: float, before_s: float) -> list[dict]:
+        """The items whose time may lie in [t - before_s, t] (a slice when they are in time
+        order, else all of them): the caller checks each exactly."""
+        if not self.in_order:
+            return self.items
+        key = itemgetter("t")
+        return self.items[bisect_left(self.items, t - before_s - _SLACK_S, key=key):
+                          bisect_right(self.items, t + _SLACK_S, key=key)]
 
 
 @dataclass(frozen=True)
@@ -86,16 +149,15 @@ class Scene:
 
 def scene_at(overlay: Overlay, t: float) -> Scene:
     """What the overlay shows at time `t`."""
-    arrows = tuple(event["seat"] for event in overlay.events
-                   if event["kind"] == "card" and 0 <= t - event["t"] <= ARROW_S
-                   and event.get("seat") is not None)
-    knock = any(event["kind"] == "knock" and 0 <= t - event["t"] <= KNOCK_FLASH_S
-                for event in overlay.events)
-    due = [r for r in overlay.rulings
-           if 0 <= t - r["t"] <= (PENALTY_CAPTION_S if r["kind"] == "ruling" else INFO_CAPTION_S)
-           and (r["kind"] == "ruling" or r["rule"] in ("instick", "color", "round_over"))]
+    moments = overlay._moments
+    arrows = tuple(event["seat"] for event in moments.plays.around(t, ARROW_S)
+                   if 0 <= t - event["t"] <= ARROW_S)
+    knock = any(0 <= t - event["t"] <= KNOCK_FLASH_S
+                for event in moments.knocks.around(t, KNOCK_FLASH_S))
+    due = [r for r in moments.captioned.around(t, PENALTY_CAPTION_S)
+           if 0 <= t - r["t"] <= (PENALTY_CAPTION_S if r["kind"] == "ruling" else INFO_CAPTION_S)]
     captions = tuple((r["message"], r["kind"] == "ruling") for r in reversed(due[-3:]))
-    return Scene(overlay.top_card(t), arrows, knock, captions)
+    return Scene(moments.top_card(t), arrows, knock, captions)
 
 
 def draw_overlay(image: np.ndarray, overlay: Overlay, t: float) -> np.ndarray:

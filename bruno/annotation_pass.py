@@ -8,8 +8,9 @@ watch is `LAG_S` past it, then draws the scene due at its time and encodes it.
 Why a lag is enough: what the overlay shows at a moment depends only on what happened up to
 that moment (plays and take-backs, knocks, rulings: the referee decides from the past), and
 vision reports a play at most about two seconds after the card landed. The knocks come whole
-from the sound track's process; the rulings are the referee's over everything known so far,
-re-derived whenever vision reports something new (the same `replay` as the final ones).
+from the sound track's process. The rulings come from a referee session of the annotator's
+own, fed the events in time order up to each frame drawn and told the clock stands there
+(`RefereeAsItGoes`): one pass over the game, as live play rules, not a replay per new event.
 
 Every frame's scene is kept, and `finish` compares them with the scenes of the final events
 and rulings: when any differs (vision reported something later than the lag allowed for), the
@@ -21,13 +22,16 @@ from __future__ import annotations
 
 import queue
 import threading
+from bisect import bisect_right, insort
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
 from bruno.annotated_video import AnnotatedWriter, Overlay, Scene, scene_at
+from referee.events import Event
+from referee.session import Session
 from vision.frames import Frame
-from vision.review import merge_events
+from vision.review import KIND_ORDER
 
 LAG_S = 4.0
 """A frame is drawn once the watch is this far past it. Vision reported plays at most 2.03 s
@@ -38,38 +42,94 @@ QUEUE_FRAMES = 32
 """Decoded frames handed over and not yet scaled: the watch waits when this many are waiting
 (at 720p about 45 MB)."""
 
-HOLD_FRAMES = 900
+HOLD_BYTES = 320_000_000
 """Scaled frames held at most while the sound track is still being listened to (the knock
-detector's process usually ends a second or two into a review, 10-30 s of footage): past
-this the annotator waits for it, and so, soon, does the watch. 900 frames of 720p footage
-are 310 MB at half size."""
+detector's process reads 130 s of sound in about 1.5 s, so the first 10-30 s of footage wait
+for it; a long file, longer): past this the annotator waits for it, and so, soon, does the
+watch. 900 frames of 720p footage at half size, 100 of 1080p at full size."""
 
 INF = float("inf")
 
-Rule = Callable[[list[dict]], list[dict]]
-"""The referee over events in time order: their rulings as dicts."""
+_AT_S = 1e-6
+"""A frame's rulings are those due up to its time: the clock is set this much past it."""
+
+
+class RefereeAsItGoes:
+    """The rulings up to a moment, from a referee session fed the events in time order up to
+    it: the events known before the watch (a notes file's), the knocks (all at once), and
+    what vision reports as it reports it (up to two seconds late, always ahead of the moment
+    asked for; one reported behind it is noted in `late`, and the final comparison will find
+    what it changed)."""
+
+    def __init__(self, session: Session, parse: Callable[[dict], Event],
+                 known: list[dict]) -> None:
+        self.session, self.parse = session, parse
+        self.pending: list[tuple[tuple, dict]] = []
+        """Known events not yet fed, in the order `merge_events` gives the final log."""
+        self.fed: list[dict] = []
+        self.rulings: list[dict] = []
+        self.until = -INF
+        self.late = False
+        self.arrivals = 0
+        self._add(known, _NOTES)
+
+    def see(self, events: list[dict]) -> None:
+        """Events vision reported."""
+        self.late = self.late or any(e["t"] <= self.until for e in events)
+        self._add(events, _SEEN)
+
+    def hear(self, knocks: list[dict]) -> None:
+        self._add(knocks, _HEARD)
+
+    def up_to(self, t: float) -> bool:
+        """Feed the events up to `t` and move the clock there; True when anything changed."""
+        count = bisect_right(self.pending, (t, INF), key=lambda p: p[0][:2])
+        due = []
+        if count:
+            due, self.pending = self.pending[:count], self.pending[count:]
+        said = []
+        for _, event in due:
+            self.fed.append(event)
+            said += self.session.feed(self.parse(event))
+        said += self.session.advance(t + self.session.buffer.window_s + _AT_S)
+        self.rulings += [ruling.to_dict() for ruling in said]
+        self.until = max(self.until, t)
+        return bool(due or said)
+
+    def _add(self, events: list[dict], stream: int) -> None:
+        for event in events:
+            self.arrivals += 1
+            # merge_events sorts by time, then kind, keeping the order of its streams (what
+            # was seen, then heard, then the notes) and, within one, the order of arrival.
+            key = (event["t"], KIND_ORDER.get(event["kind"], 9), stream, self.arrivals)
+            insort(self.pending, (key, event), key=lambda p: p[0])
+
+
+_SEEN, _HEARD, _NOTES = range(3)
 
 
 class AnnotatingAlong:
     """Follows the watch (`vision.review.FrameFollower`): `start`, `see` each frame, then
     `finish` with the final events and rulings. `abandon` on failure deletes the video."""
 
-    def __init__(self, source: str | Path, out: str | Path, overlay: Overlay, rule: Rule, *,
-                 full_size: bool = False, lag_s: float | None = None) -> None:
-        """`overlay`: the pile and seats, and the events known before the watch (a notes
-        file's); `rule`: the referee (see `Rule`). Raises AnnotationError when the video
-        cannot be written."""
+    def __init__(self, source: str | Path, out: str | Path, overlay: Overlay,
+                 referee: RefereeAsItGoes, *, full_size: bool = False,
+                 lag_s: float | None = None) -> None:
+        """`overlay`: the pile and seats; `referee`: a fresh session over the events known
+        before the watch. Raises AnnotationError when the video cannot be written."""
         self.writer = AnnotatedWriter(source, out, full_size=full_size)
         self.base = overlay
-        self.rule = rule
+        self.referee = referee
+        self.heard = False
         self.lag_s = LAG_S if lag_s is None else lag_s
         self.handed: queue.Queue = queue.Queue(maxsize=QUEUE_FRAMES)
+        height, width = self.writer.size
+        self.hold_frames = max(1, HOLD_BYTES // (height * width * 3 // 2))
         self.waiting: deque = deque()
         """(t, canvas, pts, time_base) of the frames scaled and not yet drawn."""
-        self.seen: list[dict] = []
         self.knocks: Callable[[bool], list[dict] | None] | None = None
         self.overlay: Overlay | None = None
-        """What is known now (None: to be worked out again, vision reported something)."""
+        """What the frames being drawn show (the final overlay at the end)."""
         self.drawn: list[tuple[float, Scene]] = []
         self.failure: BaseException | None = None
         self.thread = threading.Thread(target=self._run, name="annotator", daemon=True)
@@ -136,25 +196,28 @@ class AnnotatingAlong:
         self.waiting.append((frame.t_s, self.writer.canvas(decoded), decoded.pts,
                              decoded.time_base))
         if events:
-            self.seen += events
-            self.overlay = None
+            self.referee.see(events)
         self._draw_until(frame.t_s - self.lag_s)
 
     def _draw_until(self, until_s: float) -> None:
+        final = until_s == INF
         while self.waiting and self.waiting[0][0] <= until_s:
-            overlay = self._known(wait=len(self.waiting) >= HOLD_FRAMES or until_s == INF)
-            if overlay is None:
+            if not final and not self._heard(wait=len(self.waiting) >= self.hold_frames):
                 return  # the knocks are not heard yet: hold the frames a while
             t, canvas, pts, time_base = self.waiting.popleft()
-            self.drawn.append((t, self.writer.write_canvas(canvas, t, pts, time_base, overlay)))
+            if not final and (self.referee.up_to(t) or self.overlay is None):
+                self.overlay = Overlay(list(self.referee.fed), list(self.referee.rulings),
+                                       self.base.pile_box, self.base.seat_angles_deg)
+            assert self.overlay is not None
+            self.drawn.append((t, self.writer.write_canvas(canvas, t, pts, time_base,
+                                                           self.overlay)))
 
-    def _known(self, wait: bool) -> Overlay | None:
-        if self.overlay is None:
+    def _heard(self, wait: bool) -> bool:
+        if not self.heard:
             assert self.knocks is not None
             knocks = self.knocks(wait)
             if knocks is None:
-                return None
-            events = merge_events(self.base.events, self.seen, knocks)
-            self.overlay = Overlay(events, self.rule(events), self.base.pile_box,
-                                   self.base.seat_angles_deg)
-        return self.overlay
+                return False
+            self.referee.hear(knocks)
+            self.heard = True
+        return True

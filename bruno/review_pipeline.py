@@ -16,11 +16,11 @@ from pathlib import Path
 import numpy as np
 
 from bruno.annotated_video import AnnotationError, Overlay, write_annotated_video
-from bruno.annotation_pass import AnnotatingAlong
+from bruno.annotation_pass import AnnotatingAlong, RefereeAsItGoes
 from bruno.review_notes import NotesError, ReviewNotes, checked_events, read_notes, table_setup
 from calibration.camera import CameraProfile, default_camera_profile, load_camera_profile
 from referee.events import parse_event
-from referee.session import replay
+from referee.session import Session, replay
 from vision.frames import FrameSourceError
 from vision.pile_watcher import CardReader
 from vision.review import merge_events, review_video
@@ -172,7 +172,7 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
         raise ReviewError(str(error)) from None
     throttle = ThrottledProgress(progress) if progress is not None else None
     pile = setup.camera.pile
-    overlay = Overlay(added, [], (pile.x, pile.y, pile.x + pile.w, pile.y + pile.h),
+    overlay = Overlay([], [], (pile.x, pile.y, pile.x + pile.w, pile.y + pile.h),
                       setup.camera.seat_angles_deg)
 
     def rule(events: list[dict]) -> list[dict]:
@@ -180,8 +180,10 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
                                             [parse_event(e, players) for e in events])]
 
     folder = Path(out_folder)
-    along = _annotating_along(footage, folder, overlay, rule, full_size_video) \
-        if annotate else None
+    along = _annotating_along(
+        footage, folder, overlay,
+        RefereeAsItGoes(Session(game.new_game()), lambda e: parse_event(e, players), added),
+        full_size_video) if annotate else None
     try:
         result = review_video(footage, setup.camera, read_card, players, game.dealer,
                               listen=sound, progress=throttle and throttle.stage("watch"),
@@ -225,11 +227,11 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
                          result.error, notes_text, game.to_dict())
 
 
-def _annotating_along(footage: Path, folder: Path, overlay: Overlay, rule, full_size: bool
-                      ) -> AnnotatingAlong:
+def _annotating_along(footage: Path, folder: Path, overlay: Overlay,
+                      referee: RefereeAsItGoes, full_size: bool) -> AnnotatingAlong:
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        return AnnotatingAlong(footage, folder / ANNOTATING_NAME, overlay, rule,
+        return AnnotatingAlong(footage, folder / ANNOTATING_NAME, overlay, referee,
                                full_size=full_size)
     except AnnotationError as error:
         raise ReviewError(str(error)) from None

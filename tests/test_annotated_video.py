@@ -8,12 +8,20 @@ import av
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bruno.annotated_video import (
+    ARROW_S,
+    INFO_CAPTION_S,
+    KNOCK_FLASH_S,
+    PENALTY_CAPTION_S,
     AnnotationError,
     Overlay,
+    Scene,
     draw_overlay,
     draw_scene,
+    pile_after,
     scene_at,
     write_annotated_video,
 )
@@ -102,3 +110,51 @@ def test_an_overlay_blended_into_the_yuv_planes_looks_as_if_drawn_on_the_picture
         assert np.array_equal(blended[~near], plain[~near])  # away from the drawing: untouched
         error = np.abs(blended - expected).max(axis=2)[near]
         assert error.max() <= 10  # rounding (measured: at most 5 levels)
+
+
+def plain_scene(overlay: Overlay, t: float) -> Scene:
+    """The scene as the overlay's rules say it, by one pass over its lists in their order."""
+    pile: list[str] = []
+    for event in overlay.events:
+        if event["t"] > t:
+            break
+        pile_after(pile, event)
+    arrows = tuple(e["seat"] for e in overlay.events
+                   if e["kind"] == "card" and 0 <= t - e["t"] <= ARROW_S
+                   and e.get("seat") is not None)
+    knock = any(e["kind"] == "knock" and 0 <= t - e["t"] <= KNOCK_FLASH_S
+                for e in overlay.events)
+    due = [r for r in overlay.rulings
+           if 0 <= t - r["t"] <= (PENALTY_CAPTION_S if r["kind"] == "ruling" else INFO_CAPTION_S)
+           and (r["kind"] == "ruling" or r["rule"] in ("instick", "color", "round_over"))]
+    captions = tuple((r["message"], r["kind"] == "ruling") for r in reversed(due[-3:]))
+    return Scene(pile[-1] if pile else None, arrows, knock, captions)
+
+
+TIMES = st.integers(0, 400).map(lambda n: n / 30)  # on the frame clock, so ties happen
+EVENTS = st.lists(st.one_of(
+    st.builds(lambda t, card, seat: {"t": t, "kind": "card", "card": card, "seat": seat},
+              TIMES, st.sampled_from(["r_7", "g_7", "b_0"]),
+              st.one_of(st.none(), st.integers(0, 3))),
+    st.builds(lambda t, card: {"t": t, "kind": "card_removed", "card": card},
+              TIMES, st.sampled_from(["r_7", "g_7"])),
+    st.builds(lambda t: {"t": t, "kind": "knock"}, TIMES),
+    st.builds(lambda t: {"t": t, "kind": "round_end"}, TIMES)), max_size=30)
+RULINGS = st.lists(st.builds(
+    lambda t, kind, rule, n: {"t": t, "kind": kind, "rule": rule, "message": f"ruling {n}"},
+    TIMES, st.sampled_from(["ruling", "info"]), st.sampled_from(["instick", "turn", "color"]),
+    st.integers(0, 99)), max_size=12)
+
+
+@settings(max_examples=200, deadline=None)
+@given(EVENTS, RULINGS, st.booleans(), st.lists(TIMES, min_size=1, max_size=20))
+def test_the_scene_found_by_time_is_the_scene_of_a_pass_over_the_lists(events, rulings,
+                                                                      in_order, moments):
+    # Reviews give their events and rulings in time order; anything else must still work.
+    if in_order:
+        events = sorted(events, key=lambda e: e["t"])
+        rulings = sorted(rulings, key=lambda r: r["t"])
+    overlay = Overlay(events, rulings)
+    for t in moments:
+        assert scene_at(overlay, t) == plain_scene(overlay, t)
+        assert scene_at(overlay, t + 1e-9) == plain_scene(overlay, t + 1e-9)
