@@ -33,6 +33,17 @@ PENALTY_CAPTION_S = 4.0
 INFO_CAPTION_S = 2.0
 """Captions stay long enough to be read aloud once."""
 
+SMALL_MAX_WIDTH_PX = 960
+"""The small annotated video is half the footage's size, but no wider than this: a 1080p phone
+video gives 960x540, a 4K one too (at half size, 1920x1080, it would cost four times as
+much to encode)."""
+SMALL_MAX_FPS = 30
+"""The small annotated video takes at most this many frames a second: 60 fps footage gives 30,
+half the frames to scale, draw and encode."""
+FRAME_SLACK_S = 0.001
+"""Frame times on a 30 fps clock are 33.3 ms apart give or take rounding: a frame this close
+to being due counts as due."""
+
 ENCODER_OPTIONS = {
     "crf": "23", "preset": "veryfast",
     "x264-params": "ref=1:bframes=0:subme=1:me=dia:trellis=0:rc-lookahead=5:aq-mode=0",
@@ -189,9 +200,9 @@ def draw_scene(out: np.ndarray, overlay: Overlay, scene: Scene) -> None:
 def write_annotated_video(source: str | Path, out: str | Path, overlay: Overlay, *,
                           full_size: bool = True,
                           progress: Callable[[float], None] | None = None) -> int:
-    """Decode `source`, draw the overlay on every frame, write `out` (H.264) with the original
-    sound stream copied unchanged; at the footage's size, or half of it (`full_size=False`).
-    Returns the number of frames written.
+    """Decode `source`, draw the overlay on its frames, write `out` (H.264) with the original
+    sound stream copied unchanged; every frame at the footage's size, or the small video
+    (`full_size=False`, see `AnnotatedWriter`). Returns the number of frames written.
 
     `progress`, when given, is called after every frame written with the seconds of footage
     annotated so far (the end of that frame: never decreasing, the duration at the end).
@@ -218,10 +229,11 @@ def write_annotated_video(source: str | Path, out: str | Path, overlay: Overlay,
             for frame in container.decode(in_video):
                 # The footage's own clock, as review stamped its events.
                 t = (media_time_s(frame.pts, in_video) if frame.pts is not None
-                     else writer.frames / writer.rate)
-                writer.write(frame, t, overlay)
+                     else annotated)
+                if writer.wants(t):
+                    writer.write(frame, t, overlay)
                 if progress is not None:
-                    annotated = max(annotated, t + 1 / writer.rate)
+                    annotated = max(annotated, t + writer.frame_s)
                     progress(float(annotated))
         except av.error.FFmpegError:
             whole = False  # a truncated file: keep what was annotated up to the break
@@ -235,8 +247,10 @@ def write_annotated_video(source: str | Path, out: str | Path, overlay: Overlay,
 class AnnotatedWriter:
     """The annotated video being written: decoded frames in (in order, with their time), each
     with the scene due at its time drawn on; H.264 out, with the source's sound stream copied
-    in step. At the footage's size, or at half its width and height: a quarter of the pixels
-    to scale, draw and encode, which a review's two cores can afford beside the watching.
+    in step. Every frame at the footage's size (`full_size`), or the small video: half the
+    footage's width and height, at most `SMALL_MAX_WIDTH_PX` wide and `SMALL_MAX_FPS` frames
+    a second (`wants` says which frames), a quarter of the pixels or less to scale, draw and
+    encode, which a review's two cores can afford beside the watching.
 
     Raises AnnotationError (one line) when the source has no video or `out` cannot be
     written; `close()` finishes the file, `abandon()` deletes what was written."""
@@ -254,10 +268,16 @@ class AnnotatedWriter:
             raise AnnotationError(f"{self.source}: has no video stream")
         in_video = self.input.streams.video[0]
         in_audio = self.input.streams.audio[0] if self.input.streams.audio else None
-        self.rate = in_video.average_rate or Fraction(30)
+        source_rate = in_video.average_rate or Fraction(30)
+        self.frame_s = float(1 / source_rate)
+        """How long one of the footage's frames lasts."""
+        self.rate = source_rate if full_size else min(source_rate, Fraction(SMALL_MAX_FPS))
+        self._step_s = 0.0 if full_size else 1 / SMALL_MAX_FPS - FRAME_SLACK_S
+        self._due_s = float("-inf")
         width, height = in_video.codec_context.width, in_video.codec_context.height
         if not full_size:
-            width, height = width // 2, height // 2
+            scale = min(0.5, SMALL_MAX_WIDTH_PX / width)
+            width, height = round(width * scale), round(height * scale)
         self.size = (max(2, height - height % 2), max(2, width - width % 2))
         try:
             self.target = av.open(str(self.out), "w", options={"movflags": "faststart"})
@@ -283,6 +303,16 @@ class AnnotatedWriter:
         self.end_s = 0.0
         """The end of the last frame written, in footage seconds."""
 
+    def wants(self, t: float) -> bool:
+        """Whether the footage's next frame, at `t`, goes into the video (asked once for each
+        frame, in order): every frame at full size; in the small video, not one that follows
+        the last one taken sooner than a frame of `SMALL_MAX_FPS` (a 60 fps phone video gives
+        every other frame, with their own times)."""
+        if t < self._due_s:
+            return False
+        self._due_s = t + self._step_s
+        return True
+
     def write(self, frame, t: float, overlay: Overlay) -> Scene:
         """Draw the scene due at `t` on `frame` (a decoded av.VideoFrame of the source) and
         encode it; returns the scene drawn."""
@@ -304,7 +334,7 @@ class AnnotatedWriter:
             raise AnnotationError(f"{self.out}: cannot write the annotated video ({error})") \
                 from None
         self.frames += 1
-        self.end_s = max(self.end_s, t + 1 / self.rate)
+        self.end_s = max(self.end_s, t + self.frame_s)
         return scene
 
     def canvas(self, frame):

@@ -193,8 +193,9 @@ class AnnotatingAlong:
 
     def _take(self, frame: Frame, events: list[dict]) -> None:
         decoded = frame.decoded
-        self.waiting.append((frame.t_s, self.writer.canvas(decoded), decoded.pts,
-                             decoded.time_base))
+        if self.writer.wants(frame.t_s):
+            self.waiting.append((frame.t_s, self.writer.canvas(decoded), decoded.pts,
+                                 decoded.time_base))
         if events:
             self.referee.see(events)
         self._draw_until(frame.t_s - self.lag_s)

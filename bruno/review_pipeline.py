@@ -150,8 +150,8 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
 
     `notes`: a notes file (`bruno.review_notes`) whose game line sets the table and whose
     events join what was seen and heard; `players`, `dealer` and `variant` win over it.
-    `annotate`: make the annotated video, drawn while the footage is watched, at half the
-    footage's width and height (`full_size_video`: at its own, slower).
+    `annotate`: make the annotated video, drawn while the footage is watched, small (half the
+    footage's size, see `AnnotatedWriter`) or with `full_size_video` at its own (slower).
     `progress`: told how far the review is, a few times a second (see `ReviewProgress`)."""
     from bruno.review_outputs import write_review_folder
 

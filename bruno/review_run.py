@@ -177,8 +177,8 @@ def review_files(footage: list[Path], out: Path, read_card: CardReader, *,
                  notes: Path | None = None, annotate: bool = True,
                  full_size_video: bool = False) -> None:
     """Review the files, then print each one's rulings (as JSONL with `as_json`); exit 2 when
-    any file could not be reviewed. `annotate`: write the annotated video too (at half the
-    footage's size; `full_size_video`: at its own)."""
+    any file could not be reviewed. `annotate`: write the annotated video too (small;
+    `full_size_video`: at the footage's own size and frame rate)."""
     results, failures = run_reviews(footage, out, read_card, profile=profile, players=players,
                                     dealer=dealer, variant=variant, jobs=jobs, notes=notes,
                                     quiet=as_json, annotate=annotate,

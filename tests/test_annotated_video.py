@@ -158,3 +158,31 @@ def test_the_scene_found_by_time_is_the_scene_of_a_pass_over_the_lists(events, r
     for t in moments:
         assert scene_at(overlay, t) == plain_scene(overlay, t)
         assert scene_at(overlay, t + 1e-9) == plain_scene(overlay, t + 1e-9)
+
+
+def frame_times(path) -> list[float]:
+    with av.open(str(path)) as container:
+        return [float(frame.time) for frame in container.decode(video=0)]
+
+
+def test_the_small_video_takes_at_most_30_frames_a_second_with_their_own_times(tmp_path):
+    source = tmp_path / "phone.mp4"
+    make_video(source, seconds=1.0, fps=60)
+    small, full = tmp_path / "small.mp4", tmp_path / "full.mp4"
+    assert write_annotated_video(source, small, OVERLAY, full_size=False) == 30
+    assert write_annotated_video(source, full, OVERLAY) == 60
+    every = frame_times(full)
+    assert frame_times(small) == pytest.approx(every[::2])  # every other frame, as it was
+    with av.open(str(small)) as container:
+        assert container.streams.audio  # the sound whole
+        assert (container.streams.video[0].width, container.streams.video[0].height) == (
+            W // 2, H // 2)
+
+
+def test_a_wide_video_gives_a_small_video_no_wider_than_960(tmp_path):
+    source, small = tmp_path / "wide.mp4", tmp_path / "small.mp4"
+    make_video(source, seconds=0.4, sound=False, size=(1152, 2048))
+    assert write_annotated_video(source, small, OVERLAY, full_size=False) == int(0.4 * FPS)
+    with av.open(str(small)) as container:
+        stream = container.streams.video[0]
+        assert (stream.width, stream.height) == (960, 540)

@@ -10,15 +10,18 @@ import numpy as np
 FPS, W, H = 15, 320, 180
 
 
-def make_video(path, seconds: float = 2.0, sound: bool = True) -> None:
+def make_video(path, seconds: float = 2.0, sound: bool = True, fps: int = FPS,
+               size: tuple[int, int] = (H, W)) -> None:
+    """A plain table colour `seconds` long at `fps`, `size` (height, width)."""
+    height, width = size
     with av.open(str(path), "w") as container:
-        video = container.add_stream("libx264", rate=FPS)
-        video.width, video.height, video.pix_fmt = W, H, "yuv420p"
+        video = container.add_stream("libx264", rate=fps)
+        video.width, video.height, video.pix_fmt = width, height, "yuv420p"
         audio = container.add_stream("aac", rate=16000) if sound else None
         if audio is not None:
             audio.layout = "mono"
-        for i in range(int(seconds * FPS)):
-            image = np.full((H, W, 3), (40, 100, 30), np.uint8)
+        for i in range(int(seconds * fps)):
+            image = np.full((height, width, 3), (40, 100, 30), np.uint8)
             frame = av.VideoFrame.from_ndarray(image, format="bgr24")
             frame.pts = i
             container.mux(video.encode(frame))

@@ -61,9 +61,9 @@ def review(
         "--no-video", help="No annotated video: the events, rulings and report only.")
     ] = False,
     full_size_video: Annotated[bool, typer.Option(
-        "--full-size-video", help="The annotated video at the footage's own size (default: "
-        "half its width and height, drawn while the footage is watched; full size takes about "
-        "twice as long).")] = False,
+        "--full-size-video", help="The annotated video at the footage's own size and frame "
+        "rate (default: half its width and height, at most 960x540 and 30 frames a second; "
+        "full size takes about twice as long).")] = False,
 ) -> None:
     """Review recorded games: events, rulings, an HTML report and an annotated video."""
     if not events_only:
