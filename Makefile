@@ -36,7 +36,8 @@ clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
 
 # The card recogniser's training recipe: renders crops, trains from scratch, then fine-tunes on
-# crops in the synthetic footage's print and on the pile's top card cut from synthetic footage;
+# crops in the synthetic footage's print and on the pile's top card cut from synthetic footage,
+# then once more with what the locator finds on bare tables (gingham among them) as not_card;
 # writes models/cards.onnx.
 # torch lives in its own venv (.venv-train); the runtime never imports it.
 TRAIN_VENV := .venv-train
@@ -46,7 +47,10 @@ train-cards:
 	$(TRAIN_VENV)/bin/python -m pip install --quiet -e '.[train]'
 	$(TRAIN_VENV)/bin/python -m models.train_cards --out /tmp/bruno-cards-base.onnx
 	$(TRAIN_VENV)/bin/python -m models.train_cards --init /tmp/bruno-cards-cache/checkpoint.pt \
-		--footage-crops 6000 --pile-crops --epochs 3 --lr 1e-3
+		--footage-crops 6000 --pile-crops --epochs 3 --lr 1e-3 --out /tmp/bruno-cards-footage.onnx
+	cp /tmp/bruno-cards-cache/checkpoint.pt /tmp/bruno-cards-footage.pt
+	$(TRAIN_VENV)/bin/python -m models.train_cards --init /tmp/bruno-cards-footage.pt \
+		--footage-crops 6000 --pile-crops --table-negatives 300 --epochs 2 --lr 5e-4
 
 # Re-render the bundled demo footage (examples/demo) from its scenario, after checking that the
 # scenario still gives every penalty rule.

@@ -334,6 +334,58 @@ def export(model, temperature: float, out: Path, meta: dict) -> None:
     print(f"wrote {out} ({out.stat().st_size / 1e6:.2f} MB)", flush=True)
 
 
+# ---------------------------------------------------------------------------------------------
+# Bare tables: every quad the runtime locator finds on a rendered table with no card on it
+# (gingham cloths among them) is a `not_card` crop, cut as the runtime cuts it. The model read
+# gingham squares as green cards in real photos.
+
+TABLE_SEEDS_START = 7001
+TABLE_VAL_SEEDS = range(8001, 8061)
+TABLE_SIZE = (720, 1280)
+
+
+def _bare_table(seed: int) -> np.ndarray:
+    from vision.render import render_bare_table
+
+    return render_bare_table(*TABLE_SIZE, np.random.default_rng(seed))
+
+
+def _table_crops(seed: int) -> list[np.ndarray]:
+    from vision.locate import locate
+    from vision.recognise import MIN_INSIDE, _inside_fraction
+    from vision.rectify import order_quad, rectify
+
+    image = _bare_table(seed)
+    h, w = image.shape[:2]
+    quads = [order_quad(c.quad) for c in locate(image)]
+    return [rectify(image, q) for q in quads if _inside_fraction(q, w, h) >= MIN_INSIDE]
+
+
+def table_negatives(count: int, workers: int, cache: Path | None
+                    ) -> tuple[np.ndarray, np.ndarray]:
+    """`not_card` crops of what the locator finds on `count` bare tables, cached as .npz."""
+    def cut() -> tuple[np.ndarray, np.ndarray]:
+        t0 = time.time()
+        seeds = range(TABLE_SEEDS_START, TABLE_SEEDS_START + count)
+        with Pool(workers) as pool:
+            crops = [c for cs in pool.map(_table_crops, list(seeds)) for c in cs]
+        print(f"cut {len(crops)} not_card crops from {count} bare tables in "
+              f"{time.time() - t0:.0f} s", flush=True)
+        return np.stack(crops), np.full(len(crops), LABELS.index(NOT_CARD), np.int64)
+
+    return _cached(cache, cut)
+
+
+def bare_table_readings(model_path: Path) -> int:
+    """Cards the whole runtime pipeline reads (at its confidence bar) on the held-out bare
+    tables `TABLE_VAL_SEEDS`: every one is a wrong card."""
+    from vision.classify import CardClassifier
+    from vision.recognise import recognise
+
+    classifier = CardClassifier(model_path)
+    return sum(len(recognise(_bare_table(seed), classifier)) for seed in TABLE_VAL_SEEDS)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--train", type=int, default=18000, help="rendered training crops")
@@ -353,6 +405,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="extra crops printed in the synthetic footage's style")
     ap.add_argument("--pile-crops", action="store_true",
                     help="add the pile's top card cut from synthetic footage (PILE_SEEDS)")
+    ap.add_argument("--table-negatives", type=int, default=0,
+                    help="add not_card crops of what the locator finds on this many bare "
+                         "tables (gingham among them)")
     ap.add_argument("--init", type=Path, default=None,
                     help="start from these weights (a checkpoint.pt) instead of from scratch")
     args = ap.parse_args(argv)
@@ -389,6 +444,12 @@ def main(argv: list[str] | None = None) -> None:
         xtr, ytr = np.concatenate([xtr, xpi]), np.concatenate([ytr, ypi])
         xpv, ypv = pile_crops(PILE_VAL_SEEDS, args.threads,
                               args.cache / f"pile_val_{RENDER_VERSION}_{len(PILE_VAL_SEEDS)}.npz")
+
+    if args.table_negatives:
+        tables = args.table_negatives
+        xtn, ytn = table_negatives(tables, args.threads,
+                                   args.cache / f"tables_{RENDER_VERSION}_{tables}.npz")
+        xtr, ytr = np.concatenate([xtr, xtn]), np.concatenate([ytr, ytn])
 
     from vision.evaluate import shared_data_dir
 
@@ -453,9 +514,12 @@ def main(argv: list[str] | None = None) -> None:
         "footage_style_crops": args.footage_crops,
         "pile_crops_from_footage_seeds": f"{PILE_SEEDS.start}-{PILE_SEEDS.stop - 1}"
         if args.pile_crops else "none",
+        "bare_table_negatives": args.table_negatives,
         "initialised_from": str(args.init.name) if args.init else "scratch",
         "input": f"float32 [N,3,{CROP_H},{CROP_W}] BGR/255, white-balanced crop",
     })
+    print(f"cards read on {len(TABLE_VAL_SEEDS)} held-out bare tables (all wrong): "
+          f"{bare_table_readings(args.out)}", flush=True)
     print(f"total {time.time() - t_start:.0f} s", flush=True)
 
 

@@ -401,6 +401,30 @@ def render_table(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
+def render_gingham(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+    """A gingham cloth: white and one colour in crossing bands, so squares of three tones
+    (white, half, full colour), seen at a slant. Its full-colour squares framed by paler ones
+    look like a card's coloured body in its white border to a locator."""
+    colour = rng.integers(0, 255, 3).astype(np.float32)
+    white = np.full(3, rng.integers(215, 256), np.float32)
+    period = int(rng.integers(24, 120))
+    ys, xs = np.mgrid[0:h, 0:w]
+    tones = ((xs // period) % 2 + (ys // period) % 2)[..., None]
+    img = np.where(tones == 0, white, np.where(tones == 1, (white + colour) / 2, colour))
+    img = np.clip(img + rng.normal(0, rng.uniform(2, 8), (h, w, 1)), 0, 255).astype(np.uint8)
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    slant = (corners + rng.uniform(-0.15, 0.15, (4, 2)) * [w, h]).astype(np.float32)
+    return cv2.warpPerspective(img, cv2.getPerspectiveTransform(corners, slant), (w, h),
+                               borderMode=cv2.BORDER_REFLECT)
+
+
+def render_bare_table(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+    """A table with no card on it, as a camera sees it: gingham (one time in two) or one of
+    `render_table`'s tops, lit (`light`). Whatever a locator finds on it is not a card."""
+    table = render_gingham(h, w, rng) if rng.random() < 0.5 else render_table(h, w, rng)
+    return light(table, rng)
+
+
 def light(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
     """Kitchen light: colour cast (warm/cold), exposure, a gradient, shadow and glare spots."""
     h, w = img.shape[:2]
