@@ -168,7 +168,8 @@ def scene_at(overlay: Overlay, t: float) -> Scene:
     due = [r for r in moments.captioned.around(t, PENALTY_CAPTION_S)
            if 0 <= t - r["t"] <= (PENALTY_CAPTION_S if r["kind"] == "ruling" else INFO_CAPTION_S)]
     captions = tuple((r["message"], r["kind"] == "ruling") for r in reversed(due[-3:]))
-    return Scene(moments.top_card(t), arrows, knock, captions)
+    # Through the overlay: the live dashboard's overlay shows the referee's own top card.
+    return Scene(overlay.top_card(t), arrows, knock, captions)
 
 
 def draw_overlay(image: np.ndarray, overlay: Overlay, t: float) -> np.ndarray:

@@ -186,3 +186,13 @@ def test_a_wide_video_gives_a_small_video_no_wider_than_960(tmp_path):
     with av.open(str(small)) as container:
         stream = container.streams.video[0]
         assert (stream.width, stream.height) == (960, 540)
+
+
+def test_the_live_dashboard_shows_the_referees_top_card_not_the_events():
+    # A correction made the referee's top card the yellow 7; the events still say red 7.
+    from bruno.live.picture import live_overlay
+    from calibration.camera import default_camera_profile
+
+    overlay = live_overlay(default_camera_profile(4),
+                           [{"t": 1.0, "kind": "card", "card": "r_7", "seat": 0}], [], "y_7")
+    assert scene_at(overlay, 2.0).top_card == "y_7"
