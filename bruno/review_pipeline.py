@@ -171,9 +171,7 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
     except NotesError as error:
         raise ReviewError(str(error)) from None
     throttle = ThrottledProgress(progress) if progress is not None else None
-    pile = setup.camera.pile
-    overlay = Overlay([], [], (pile.x, pile.y, pile.x + pile.w, pile.y + pile.h),
-                      setup.camera.seat_angles_deg)
+    overlay = Overlay([], [], setup.camera.pile.box(), setup.camera.seat_angles_deg)
 
     def rule(events: list[dict]) -> list[dict]:
         return [r.to_dict() for r in replay(game.new_game(),

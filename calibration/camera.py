@@ -60,6 +60,10 @@ class Region(BaseModel):
         y1 = max(y0 + 1, min(height, round((self.y + self.h) * height)))
         return x0, y0, x1, y1
 
+    def box(self) -> tuple[float, float, float, float]:
+        """(x0, y0, x1, y1) in fractions of the frame."""
+        return self.x, self.y, self.x + self.w, self.y + self.h
+
     def centre(self) -> tuple[float, float]:
         """Centre in fractions of the frame."""
         return self.x + self.w / 2, self.y + self.h / 2

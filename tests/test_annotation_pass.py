@@ -47,9 +47,7 @@ def overlay_of(rendered) -> Overlay:
     from calibration.camera import load_camera_profile
 
     camera = load_camera_profile(rendered[1])
-    pile = camera.pile
-    return Overlay([], [], (pile.x, pile.y, pile.x + pile.w, pile.y + pile.h),
-                   camera.seat_angles_deg)
+    return Overlay([], [], camera.pile.box(), camera.seat_angles_deg)
 
 
 def counting_second_passes(monkeypatch) -> list[int]:

@@ -29,9 +29,8 @@ class LiveOverlay(Overlay):
 
 def live_overlay(camera: CameraProfile, events: list[dict[str, Any]],
                  rulings: list[dict[str, Any]], top: str | None) -> LiveOverlay:
-    pile = camera.pile
     return LiveOverlay(events=sorted(events, key=lambda e: e["t"]), rulings=rulings,
-                       pile_box=(pile.x, pile.y, pile.x + pile.w, pile.y + pile.h),
+                       pile_box=camera.pile.box(),
                        seat_angles_deg=camera.seat_angles_deg, top=top)
 
 
