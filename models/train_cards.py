@@ -351,14 +351,11 @@ def _bare_table(seed: int) -> np.ndarray:
 
 
 def _table_crops(seed: int) -> list[np.ndarray]:
-    from vision.locate import locate
-    from vision.recognise import MIN_INSIDE, _inside_fraction
-    from vision.rectify import order_quad, rectify
+    from vision.recognise import located_quads
+    from vision.rectify import rectify
 
     image = _bare_table(seed)
-    h, w = image.shape[:2]
-    quads = [order_quad(c.quad) for c in locate(image)]
-    return [rectify(image, q) for q in quads if _inside_fraction(q, w, h) >= MIN_INSIDE]
+    return [rectify(image, q) for q in located_quads(image)]
 
 
 def table_negatives(count: int, workers: int, cache: Path | None

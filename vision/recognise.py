@@ -85,6 +85,14 @@ def quad_contains(quad: np.ndarray, point) -> bool:
                                 (float(point[0]), float(point[1])), False) >= 0
 
 
+def located_quads(image: np.ndarray) -> list[np.ndarray]:
+    """The located quads `recognise` reads (ordered, 4x2 image pixels): the locator's, less
+    those mostly outside the image (`MIN_INSIDE`)."""
+    h, w = image.shape[:2]
+    quads = [order_quad(c.quad) for c in locate(image)]
+    return [q for q in quads if _inside_fraction(q, w, h) >= MIN_INSIDE]
+
+
 def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
               min_confidence: float = MIN_CONFIDENCE,
               accept_quad: Callable[[np.ndarray], bool] | None = None) -> list[CardSighting]:
@@ -96,9 +104,7 @@ def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
     if image is None or image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("recognise() needs a BGR colour image (H x W x 3 uint8)")
     clf = classifier or default_classifier()
-    h, w = image.shape[:2]
-    quads = [order_quad(c.quad) for c in locate(image)]
-    quads = [q for q in quads if _inside_fraction(q, w, h) >= MIN_INSIDE]
+    quads = located_quads(image)
     if not quads:
         return []
     if accept_quad is not None:
