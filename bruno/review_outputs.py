@@ -17,6 +17,9 @@ from bruno.report import ReportInput, SoundEnvelope, evidence_times, write_repor
 from referee.eventlog import dumps
 from vision.frames import media_time_s
 
+ANNOTATED_PART = "annotated.part.mp4"
+"""The annotated video while it is written; renamed to annotated.mp4 once whole."""
+
 ENVELOPE_RATE_HZ = 16_000
 """The sound is read at this rate for the report's loudness strip: plenty for an envelope."""
 
@@ -149,9 +152,21 @@ def write_review_folder(folder: str | Path, video: str | Path, game: dict,
     if annotate:
         overlay = Overlay(events=events, rulings=rulings, pile_box=pile_box,
                           seat_angles_deg=seat_angles_deg)
-        temporary = folder / "annotated.part.mp4"
-        write_annotated_video(video, temporary, overlay, progress=progress)
-        os.replace(temporary, paths["annotated.mp4"])
+        place_annotated_video(folder, video, overlay, progress=progress)
     else:
         del paths["annotated.mp4"]
     return paths
+
+
+def place_annotated_video(folder: Path, video: str | Path, overlay: Overlay, *,
+                          drawn: bool = False, full_size: bool = True,
+                          progress: Callable[[float], None] | None = None) -> Path:
+    """annotated.mp4 in `folder`, written whole or not at all: the video already drawn into
+    `ANNOTATED_PART` (`drawn`: a review draws it while it watches), else drawn now in a pass
+    over `video` (see `write_annotated_video`). Raises AnnotationError."""
+    part = folder / ANNOTATED_PART
+    if not drawn:
+        write_annotated_video(video, part, overlay, full_size=full_size, progress=progress)
+    placed = folder / "annotated.mp4"
+    os.replace(part, placed)
+    return placed

@@ -7,7 +7,6 @@ The same referee path as live play and `bruno replay`: the merged events go thro
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bruno.annotated_video import AnnotationError, Overlay, write_annotated_video
+from bruno.annotated_video import AnnotationError, Overlay
 from bruno.annotation_pass import AnnotatingAlong, RefereeAsItGoes
 from bruno.review_notes import NotesError, ReviewNotes, checked_events, read_notes, table_setup
 from calibration.camera import CameraProfile, default_camera_profile, load_camera_profile
@@ -29,9 +28,6 @@ PROPOSAL_FRAME_AT_S = 3.0
 """With no profile, the camera set-up is proposed from the frame this far in: past the deal,
 with the dealer's card on the pile (as `bruno calibrate camera --from` does)."""
 
-
-ANNOTATING_NAME = "annotated.part.mp4"
-"""The annotated video while it is written; renamed to annotated.mp4 once whole."""
 
 PROGRESS_EVERY_S = 0.25
 """Progress is passed on at most this often (wall time), and always at the end of a pass: a
@@ -227,9 +223,11 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
 
 def _annotating_along(footage: Path, folder: Path, overlay: Overlay,
                       referee: RefereeAsItGoes, full_size: bool) -> AnnotatingAlong:
+    from bruno.review_outputs import ANNOTATED_PART
+
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        return AnnotatingAlong(footage, folder / ANNOTATING_NAME, overlay, referee,
+        return AnnotatingAlong(footage, folder / ANNOTATED_PART, overlay, referee,
                                full_size=full_size)
     except AnnotationError as error:
         raise ReviewError(str(error)) from None
@@ -240,17 +238,16 @@ def _finish_video(along: AnnotatingAlong | None, footage: Path, folder: Path, fi
                   progress: Callable[[float], None] | None) -> Path | None:
     """The annotated video in the folder: the one drawn during the watch, or (when a frame of
     it differs from the final rulings) drawn again in a second pass."""
+    from bruno.review_outputs import place_annotated_video
+
     if along is None:
         return None
-    part = folder / ANNOTATING_NAME
     try:
-        if not along.finish(final.events, final.rulings, whole=whole):
-            write_annotated_video(footage, part, final, full_size=full_size, progress=progress)
+        drawn = along.finish(final.events, final.rulings, whole=whole)
+        return place_annotated_video(folder, footage, final, drawn=drawn,
+                                     full_size=full_size, progress=progress)
     except AnnotationError as error:
         raise ReviewError(str(error)) from None
-    video = folder / "annotated.mp4"
-    os.replace(part, video)
-    return video
 
 
 def _read_notes(path: Path | None) -> ReviewNotes | None:

@@ -12,9 +12,10 @@ import pytest
 from table_helpers import MISSED_KNOCK_GAME, render_clip
 
 import bruno.annotation_pass as annotation_pass
-import bruno.review_pipeline as review_pipeline
+import bruno.review_outputs as review_outputs
 from bruno.annotated_video import Overlay, write_annotated_video
 from bruno.annotation_pass import RefereeAsItGoes
+from bruno.review_outputs import ANNOTATED_PART
 from bruno.review_pipeline import review_footage
 
 SCENARIO = MISSED_KNOCK_GAME
@@ -57,7 +58,7 @@ def counting_second_passes(monkeypatch) -> list[int]:
         calls.append(1)
         return write_annotated_video(*args, **kwargs)
 
-    monkeypatch.setattr(review_pipeline, "write_annotated_video", counted)
+    monkeypatch.setattr(review_outputs, "write_annotated_video", counted)
     return calls
 
 
@@ -71,7 +72,7 @@ def test_the_video_drawn_while_watching_is_the_one_a_second_pass_draws(
     assert second_passes == []
     assert [r["rule"] for r in outcome.rulings if r["kind"] == "ruling"] == ["missed_knock"]
     video = outcome.files["annotated.mp4"]
-    assert not (tmp_path / "out" / review_pipeline.ANNOTATING_NAME).exists()
+    assert not (tmp_path / "out" / ANNOTATED_PART).exists()
     drawn = pictures(video)
     source = pictures(clip)
     assert len(drawn) == len(source)
