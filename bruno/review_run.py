@@ -78,10 +78,8 @@ class ReviewBars:
     """The bars on stderr: one per file, in seconds of footage over its passes (watching, then
     annotating), and with several files one more for them all."""
 
-    def __init__(self, progress: Progress, footage: list[Path],
-                 passes: tuple[str, ...] = PASSES) -> None:
+    def __init__(self, progress: Progress, footage: list[Path]) -> None:
         self.progress = progress
-        self.passes = passes
         self.durations = [footage_duration_s(path) for path in footage]
         self.done: list[dict[str, float]] = [{} for _ in footage]
         self.extra: list[set[str]] = [set() for _ in footage]
@@ -103,7 +101,7 @@ class ReviewBars:
     def _total(self, index: int) -> float | None:
         duration = self.durations[index]
         return None if duration is None else \
-            duration * (len(self.passes) + len(self.extra[index]))
+            duration * (len(PASSES) + len(self.extra[index]))
 
     def update(self, index: int, stage: str, seconds: float) -> None:
         """What a review reported (`bruno.review_pipeline.ReviewProgress`)."""
@@ -114,7 +112,7 @@ class ReviewBars:
             done["watch"] = duration or done.get("watch", 0.0)  # the watching is over
             words = "writing the report"
         else:
-            if stage not in self.passes and stage not in self.extra[index]:
+            if stage not in PASSES and stage not in self.extra[index]:
                 self.extra[index].add(stage)
                 self.progress.update(self.tasks[index], total=self._total(index))
             done[stage] = min(seconds, duration) if duration else seconds
