@@ -40,8 +40,9 @@ class _Patch:
 
 
 class OverlayLayer:
-    """`OverlayLayer.render(draw, height, width)` once; then `layer.over(frame)` for every
-    decoded `av.VideoFrame` in yuv420p that should carry the drawing."""
+    """`OverlayLayer.render(draw, height, width)` once; then `layer.blend_into(frame)` for
+    every yuv420p `av.VideoFrame` of that size that should carry the drawing (`layer.over`
+    for a blended copy, leaving the frame as it was)."""
 
     def __init__(self, patches: list[_Patch]) -> None:
         self.patches = patches

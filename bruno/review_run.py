@@ -75,8 +75,8 @@ def footage_duration_s(path: Path) -> float | None:
 
 
 class ReviewBars:
-    """The bars on stderr: one per file, in seconds of footage over its passes (watching, then
-    annotating), and with several files one more for them all."""
+    """The bars on stderr: one per file, in seconds of footage over its passes (watching, and
+    annotating when the video is drawn again), and with several files one more for them all."""
 
     def __init__(self, progress: Progress, footage: list[Path]) -> None:
         self.progress = progress
