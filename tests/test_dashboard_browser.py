@@ -345,9 +345,19 @@ def live_page(browser, live) -> Iterator[Any]:
         yield opened
 
 
+CAMERA_GAP_S = 0.05
+"""The least time between two cards the camera reports (a hand must leave the pile first)."""
+
+
 def play_live(live: Any, card: str, seat: int | None) -> None:
-    """A card as the camera thread reports it: stamped now on the session clock."""
-    live.feed({"t": round(live.clock.now(), 3), "kind": "card", "card": card, "seat": seat})
+    """A card as the camera thread reports it: stamped now on the session clock, later than the
+    card before. Two cards fed in the same millisecond would share a time stamp, and the
+    referee orders events of one moment by their contents, not by arrival (a fast machine
+    once released a green 7 before the red 5 it followed)."""
+    t = round(live.clock.now(), 3)
+    if live.last_event_t is not None:
+        t = max(t, round(live.last_event_t + CAMERA_GAP_S, 3))
+    live.feed({"t": t, "kind": "card", "card": card, "seat": seat})
 
 
 def journal_kinds(live: Any) -> list[str]:
