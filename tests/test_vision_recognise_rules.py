@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from vision.recognise import _inside_fraction, _join_parts
+from vision.recognise import _inside_fraction, _join_parts, _whole_over_parts
 
 
 def quad(x0, y0, x1, y1):
@@ -36,6 +36,32 @@ def test_two_cards_alike_far_apart_stay_two_cards():
     other = quad(400, 100, 500, 250)
     readings = [(0.99, 7, 3, WHOLE), (0.98, 7, 3, other)]
     assert len(_join_parts(readings, [WHOLE, other])) == 2
+
+
+def test_a_whole_card_read_over_its_parts_read_apart_is_the_reading():
+    # A sunburst yellow 4: its top part (the corner index, the disc's rim) was read as a 2.
+    readings = [(1.0, 4, 2, BOTTOM), (0.98, 2, 4, TOP), (0.95, 4, 2, WHOLE)]
+    assert [(conf, top) for conf, top, _, _ in _whole_over_parts(readings)] == [(0.95, 4)]
+
+
+def test_one_part_alone_is_not_given_up_for_the_whole_card():
+    # With one part only there is no sign of a card in parts: which reading stands is left
+    # to the surer one (one card, one reading).
+    readings = [(0.98, 2, 4, TOP), (0.95, 4, 2, WHOLE)]
+    assert len(_whole_over_parts(readings)) == 2
+
+
+def test_parts_stay_when_the_whole_card_is_read_far_less_surely():
+    readings = [(1.0, 4, 2, BOTTOM), (0.98, 2, 4, TOP), (0.5, 9, 2, WHOLE)]
+    assert len(_whole_over_parts(readings)) == 3
+
+
+def test_two_whole_cards_inside_a_card_shaped_blob_are_not_parts():
+    # Cards are all one size: a card's quad is too large a share of the blob to be a part.
+    blob = quad(100, 100, 300, 250)  # two cards side by side, 4:3
+    left, right = quad(100, 100, 200, 250), quad(200, 100, 300, 250)
+    readings = [(0.99, 7, 3, left), (0.98, 8, 3, right), (0.97, 9, 3, blob)]
+    assert len(_whole_over_parts(readings)) == 3
 
 
 def test_the_share_of_a_quad_inside_the_image():

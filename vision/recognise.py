@@ -42,6 +42,13 @@ PARTS_MAX_SPREAD = 2.0
 of the smaller, and the card quad that holds both is at most twice their areas together (a
 sunburst card's two parts cover about 70 % of it)."""
 
+PART_AREA = (0.15, 0.4)
+"""A part of a card (its coloured body above or below a sunburst card's disc) covers this
+share of the whole card's quad: 0.23 to 0.46 of the card's located outlines (its body, its
+edge, the edge grown), 0.29 to 0.36 of its edge. Cards are all the same size, so a second
+card cannot take so small a share of a card-shaped quad: two cards side by side in one
+blob take half of it each."""
+
 MIN_INSIDE = 0.5
 """A located quad with less than this fraction of its area inside the image is not read. The
 locator grows a card cut by the image's edge back to 2:3; grown more than twice, it is mostly
@@ -132,7 +139,7 @@ def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
             card_p[not_card] = -1.0
         readings.append((float(p[top]), top, int(np.argmax(card_p)), q))
     readings.sort(key=lambda r: -r[0])
-    readings = _join_parts(readings, quads)
+    readings = _whole_over_parts(_join_parts(readings, quads))
     # A reading inside a larger, fairly sure reading is a part of that card (the top half of a
     # sunburst card, its big digit): the whole card wins.
     areas = [abs(cv2.contourArea(r[3])) for r in readings]
@@ -203,3 +210,35 @@ def _join_parts(readings: list[tuple[float, int, int, np.ndarray]], quads: list[
         else:
             i += 1
     return joined
+
+
+def _whole_over_parts(readings: list[tuple[float, int, int, np.ndarray]]
+                      ) -> list[tuple[float, int, int, np.ndarray]]:
+    """A whole card read over its top and bottom parts read apart gives the reading, whatever
+    the parts read. A sunburst card's top part holds the corner index and the rim of the disc,
+    and was read as a 2 (y_4 -> y_2) while the whole card and its bottom part were read right;
+    each part is card-shaped enough to be kept as a card of its own beside the whole one.
+    Parts give way to a card-shaped reading when two or more of them have their centres
+    inside its quad, a part's share of its area (`PART_AREA`), overlapping each other by at
+    most `PARTS_MAX_OVERLAP`, and the whole reading is at least `ENCLOSING_CONFIDENCE` times
+    as sure as each. (Judged on the located quads alone, whatever was read in them, the rule
+    also dropped parts read right for a whole card read wrong, on the photos trained on.)
+    Readings as in `_join_parts`, most confident first."""
+    areas = [abs(cv2.contourArea(r[3])) for r in readings]
+    dropped: set[int] = set()
+    for w, (conf, _, _, whole) in enumerate(readings):
+        if w in dropped or not CARD_ASPECT[0] <= _aspect(whole) <= CARD_ASPECT[1]:
+            continue
+        parts = [i for i, r in enumerate(readings)
+                 if i != w and i not in dropped
+                 and PART_AREA[0] * areas[w] <= areas[i] <= PART_AREA[1] * areas[w]
+                 and conf >= ENCLOSING_CONFIDENCE * r[0]
+                 and quad_contains(whole, r[3].mean(axis=0))]
+        dropped |= {i for i in parts for j in parts if i != j and _overlap(
+            readings[i][3], readings[j][3]) <= PARTS_MAX_OVERLAP * min(areas[i], areas[j])}
+    return [r for i, r in enumerate(readings) if i not in dropped]
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    shared, _ = cv2.intersectConvexConvex(np.float32(a), np.float32(b))
+    return float(shared)
