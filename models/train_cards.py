@@ -25,7 +25,13 @@ import numpy as np
 
 from referee.cards import ALL_TOKENS
 from vision.rectify import CROP_H, CROP_W
-from vision.render import NOT_CARD, footage_style, render_crop
+from vision.render import (
+    NOT_CARD,
+    SUNBURST_PART_TOKENS,
+    footage_style,
+    render_crop,
+    render_part_crop,
+)
 
 LABELS: tuple[str, ...] = (*ALL_TOKENS, NOT_CARD)
 NOT_CARD_SHARE = 6
@@ -62,6 +68,28 @@ def make_set(n: int, seed: int, workers: int, cache: Path | None, footage: bool 
             xs = pool.map(_render_one, [(i, seed, footage) for i in range(n)], chunksize=64)
         print(f"rendered {n} crops (seed {seed}) in {time.time() - t0:.0f} s", flush=True)
         return np.stack(xs), np.array([_label_for(i) for i in range(n)], np.int64)
+
+    return _cached(cache, render, size=n)
+
+
+def _render_part(args: tuple[int, int]) -> np.ndarray:
+    i, seed = args
+    return render_part_crop(SUNBURST_PART_TOKENS[i % len(SUNBURST_PART_TOKENS)],
+                            np.random.default_rng([seed, i]))
+
+
+def part_crops(n: int, seed: int, workers: int, cache: Path | None
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """`n` crops of sunburst cards' parts (`vision.render.render_part_crop`), every coloured
+    card in turn, and their label indices, cached as .npz."""
+    def render() -> tuple[np.ndarray, np.ndarray]:
+        t0 = time.time()
+        with Pool(workers) as pool:
+            xs = pool.map(_render_part, [(i, seed) for i in range(n)], chunksize=64)
+        print(f"rendered {n} part crops (seed {seed}) in {time.time() - t0:.0f} s", flush=True)
+        labels = [LABELS.index(SUNBURST_PART_TOKENS[i % len(SUNBURST_PART_TOKENS)])
+                  for i in range(n)]
+        return np.stack(xs), np.array(labels, np.int64)
 
     return _cached(cache, render, size=n)
 
@@ -405,6 +433,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--table-negatives", type=int, default=0,
                     help="add not_card crops of what the locator finds on this many bare "
                          "tables (gingham among them)")
+    ap.add_argument("--part-crops", type=int, default=0,
+                    help="add crops of sunburst cards' top and bottom parts, labelled with "
+                         "their card")
     ap.add_argument("--init", type=Path, default=None,
                     help="start from these weights (a checkpoint.pt) instead of from scratch")
     args = ap.parse_args(argv)
@@ -447,6 +478,13 @@ def main(argv: list[str] | None = None) -> None:
         xtn, ytn = table_negatives(tables, args.threads,
                                    args.cache / f"tables_{RENDER_VERSION}_{tables}.npz")
         xtr, ytr = np.concatenate([xtr, xtn]), np.concatenate([ytr, ytn])
+
+    if args.part_crops:
+        xpa, ypa = part_crops(args.part_crops, args.seed + 4000, args.threads,
+                              args.cache / f"parts_{RENDER_VERSION}_{args.seed + 4000}_"
+                                           f"{args.part_crops}.npz")
+        xtr, ytr = np.concatenate([xtr, xpa]), np.concatenate([ytr, ypa])
+        print(f"plus {args.part_crops} crops of sunburst cards' parts", flush=True)
 
     from vision.evaluate import shared_data_dir
 
@@ -512,6 +550,7 @@ def main(argv: list[str] | None = None) -> None:
         "pile_crops_from_footage_seeds": f"{PILE_SEEDS.start}-{PILE_SEEDS.stop - 1}"
         if args.pile_crops else "none",
         "bare_table_negatives": args.table_negatives,
+        "sunburst_part_crops": args.part_crops,
         "initialised_from": str(args.init.name) if args.init else "scratch",
         "input": f"float32 [N,3,{CROP_H},{CROP_W}] BGR/255, white-balanced crop",
     })

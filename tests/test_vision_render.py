@@ -11,6 +11,7 @@ from vision.render import (
     face_mask,
     render_crop,
     render_face,
+    render_part_crop,
     render_scene,
 )
 
@@ -65,3 +66,22 @@ def test_training_crops_are_canonical_size_for_cards_and_non_cards():
     for label in ("g_7", NOT_CARD):
         crop = render_crop(label, 11)
         assert crop.shape == (96, 64, 3) and crop.dtype == np.uint8
+
+
+def test_a_sunburst_part_crop_is_deterministic_and_shows_the_cards_colour():
+    import cv2
+
+    crop = render_part_crop("b_4", 21)
+    assert crop.shape == (96, 64, 3) and crop.dtype == np.uint8
+    assert np.array_equal(crop, render_part_crop("b_4", 21))
+    assert not np.array_equal(crop, render_part_crop("b_4", 22))
+    # A part is mostly the coloured body: blue is the commonest strong hue in it.
+    hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
+    strong = hsv[..., 1] > 80
+    assert strong.mean() > 0.3
+    assert 95 <= np.median(hsv[..., 0][strong]) <= 125
+
+
+def test_black_cards_have_no_sunburst_parts():
+    with pytest.raises(ValueError, match="coloured card"):
+        render_part_crop("wild", 1)

@@ -571,6 +571,56 @@ def _occlude(img, quad, rng):
         _paste(img, other, oq)
 
 
+def _crop_table(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, float]:
+    """A piece of table just larger than one card, the card's quad on it (any quarter turn,
+    slightly tilted) and its height in pixels: where a training crop is cut."""
+    card_h = float(np.exp(rng.uniform(np.log(50), np.log(320))))
+    pad = card_h * 0.35
+    H = int(card_h + 2 * pad)
+    W = int(card_h * FACE_W / FACE_H + 2 * pad)
+    img = render_table(H, W, rng)
+    quad = _card_quad(W / 2, H / 2, card_h, rng.uniform(-12, 12) + 90 * rng.integers(4), rng,
+                      0.3)
+    return img, quad, card_h
+
+
+SUNBURST_PART_TOKENS = tuple(t for t in ALL_TOKENS if t not in ("wild", "wild_draw_4"))
+"""The coloured cards, whose sunburst print cuts the body into a top and a bottom part."""
+
+
+def render_part_crop(label: str, seed: int | np.random.Generator = 0,
+                     size: tuple[int, int] = (64, 96)) -> np.ndarray:
+    """A training crop of one part of a sunburst card, labelled with the card (one of
+    `SUNBURST_PART_TOKENS`): the coloured body above or below the white disc, with the corner
+    index in it, located as the locator finds it on real tables (a card-shaped blob of its
+    own, about a third of the card). On the Hemant phone photos the top part was read as a 2
+    of the card's colour whatever the card (y_4, y_5, y_6, y_9 -> y_2); the runtime keeps a
+    whole card's reading over its parts, but a part is often all that is located."""
+    from vision.rectify import normalise_white, warp_card
+
+    if label not in SUNBURST_PART_TOKENS:
+        raise ValueError(f"{label!r} has no sunburst parts; give a coloured card")
+    rng = _rng(seed)
+    img, quad, card_h = _crop_table(rng)
+    _paste(img, render_face(label, rng, style=random_style(rng, design="sunburst")), quad)
+    img = degrade(light(img, rng), rng)
+    # The part in face pixels: inside the white border, from the border to the disc's rim
+    # (the disc's radius is 0.40-0.47 of the face's width), the top or the bottom one.
+    border = FACE_W * rng.uniform(0.05, 0.09)
+    rim = FACE_H / 2 - FACE_W * rng.uniform(0.40, 0.47)
+    part = np.float32([[border, border], [FACE_W - border, border],
+                       [FACE_W - border, rim], [border, rim]])
+    if rng.random() < 0.5:
+        part[:, 1] = FACE_H - part[:, 1]
+    face_to_image = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [FACE_W - 1, 0], [FACE_W - 1, FACE_H - 1], [0, FACE_H - 1]]),
+        np.float32(quad))
+    est = cv2.perspectiveTransform(part.reshape(-1, 1, 2), face_to_image).reshape(4, 2)
+    est += rng.normal(0, card_h * 0.012, est.shape).astype(np.float32)
+    crop, valid = warp_card(img, est, size=size)
+    return normalise_white(crop, valid)
+
+
 def render_crop(label: str, seed: int | np.random.Generator = 0, size: tuple[int, int] = (64, 96),
                 hard: bool = True,
                 style: Callable[[np.random.Generator], FaceStyle] | None = None) -> np.ndarray:
@@ -583,14 +633,8 @@ def render_crop(label: str, seed: int | np.random.Generator = 0, size: tuple[int
     from vision.rectify import normalise_white, warp_card
 
     rng = _rng(seed)
-    card_h = float(np.exp(rng.uniform(np.log(50), np.log(320))))
-    pad = card_h * 0.35
-    ch_w = card_h * FACE_W / FACE_H
-    H = int(card_h + 2 * pad)
-    W = int(ch_w + 2 * pad)
-    img = render_table(H, W, rng)
-    quad = _card_quad(W / 2, H / 2, card_h, rng.uniform(-12, 12) + 90 * rng.integers(4), rng,
-                      0.3)
+    img, quad, card_h = _crop_table(rng)
+    H, W = img.shape[:2]
     part_of_card = False
     if label == NOT_CARD:
         kind = rng.integers(5)
