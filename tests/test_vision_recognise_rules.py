@@ -38,6 +38,36 @@ def test_two_cards_alike_far_apart_stay_two_cards():
     assert len(_join_parts(readings, [WHOLE, other])) == 2
 
 
+def test_parts_read_alike_with_no_located_card_around_them_are_joined_when_the_card_reads_so():
+    # A white card on a pale cloth: only its top and bottom parts were located.
+    asked = []
+
+    def reads_as(quad, token):
+        asked.append(token)
+        return True
+
+    joined = _join_parts([(0.99, 7, 3, TOP), (0.95, 7, 3, BOTTOM)], [TOP, BOTTOM], reads_as)
+    assert asked == [7] and len(joined) == 1
+    x0, y0 = joined[0][3].min(axis=0)
+    x1, y1 = joined[0][3].max(axis=0)
+    assert (x0, y0, x1, y1) == (105, 105, 195, 245)  # the rectangle around both parts
+
+
+def test_two_cards_alike_side_by_side_are_not_joined_when_together_they_read_as_no_card():
+    left, right = quad(100, 100, 200, 250), quad(210, 100, 310, 250)
+    readings = [(0.99, 7, 3, left), (0.98, 7, 3, right)]
+    assert len(_join_parts(readings, [left, right], lambda quad, token: False)) == 2
+
+
+def test_parts_too_far_apart_for_one_card_are_not_joined_or_read_again():
+    far = quad(105, 400, 195, 455)
+    asked = []
+    readings = [(0.99, 7, 3, TOP), (0.95, 7, 3, far)]
+    assert len(_join_parts(readings, [TOP, far],
+                           lambda quad, token: asked.append(token) or True)) == 2
+    assert asked == []
+
+
 def test_a_whole_card_read_over_its_parts_read_apart_is_the_reading():
     # A sunburst yellow 4: its top part (the corner index, the disc's rim) was read as a 2.
     readings = [(1.0, 4, 2, BOTTOM), (0.98, 2, 4, TOP), (0.95, 4, 2, WHOLE)]

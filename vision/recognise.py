@@ -139,7 +139,12 @@ def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
             card_p[not_card] = -1.0
         readings.append((float(p[top]), top, int(np.argmax(card_p)), q))
     readings.sort(key=lambda r: -r[0])
-    readings = _whole_over_parts(_join_parts(readings, quads))
+    def reads_as(quad: np.ndarray, token: int) -> bool:
+        crop = rectify(image, quad)
+        p = clf.probabilities([crop, crop[::-1, ::-1]]).mean(axis=0)
+        return int(np.argmax(p)) == token
+
+    readings = _whole_over_parts(_join_parts(readings, quads, reads_as))
     # A reading inside a larger, fairly sure reading is a part of that card (the top half of a
     # sunburst card, its big digit): the whole card wins.
     areas = [abs(cv2.contourArea(r[3])) for r in readings]
@@ -174,14 +179,21 @@ def _inside_fraction(quad: np.ndarray, width: int, height: int) -> float:
     return float(inside) / area
 
 
-def _join_parts(readings: list[tuple[float, int, int, np.ndarray]], quads: list[np.ndarray]
+def _join_parts(readings: list[tuple[float, int, int, np.ndarray]], quads: list[np.ndarray],
+                reads_as: Callable[[np.ndarray, int], bool] | None = None
                 ) -> list[tuple[float, int, int, np.ndarray]]:
     """Two readings of the same card that are parts of one located card-shaped quad are that
     one card (the sunburst design's white disc cuts a card's coloured body into a top and a
     bottom part, each card-shaped enough to be read, and each was counted as a card, while the
     whole card's outline, read with the disc across its middle, was often less sure). The
     joined reading has the whole quad and the surer part's confidence. Readings are
-    (confidence, token index, runner-up index, quad), most confident first."""
+    (confidence, token index, runner-up index, quad), most confident first.
+
+    When no located quad holds both (a white card on a pale cloth shows no outline), the
+    smallest rectangle around the two parts stands for the card, if it is card-shaped, at most
+    `PARTS_MAX_SPREAD` times their areas, and `reads_as(rectangle, token)` says it reads as
+    that card at all (any confidence): two cards alike lying side by side do not, squeezed
+    into one crop."""
     areas = [abs(cv2.contourArea(q)) for q in quads]
     whole = [(q, a) for q, a in zip(quads, areas, strict=True)
              if CARD_ASPECT[0] <= _aspect(q) <= CARD_ASPECT[1]]
@@ -203,6 +215,10 @@ def _join_parts(readings: list[tuple[float, int, int, np.ndarray]], quads: list[
                               and wa < PARTS_MAX_SPREAD * sum(part_areas)
                               and quad_contains(wq, q.mean(axis=0))
                               and quad_contains(wq, other[3].mean(axis=0))), None)
+            if enclosing is None and reads_as is not None:
+                enclosing = _around_parts(q, other[3], part_areas)
+                if enclosing is not None and not reads_as(enclosing, top):
+                    enclosing = None
             if enclosing is not None:
                 joined[i] = (conf, top, second, enclosing)
                 del joined[j]
@@ -210,6 +226,18 @@ def _join_parts(readings: list[tuple[float, int, int, np.ndarray]], quads: list[
         else:
             i += 1
     return joined
+
+
+def _around_parts(a: np.ndarray, b: np.ndarray, part_areas: tuple[float, float]
+                  ) -> np.ndarray | None:
+    """The smallest rectangle around two parts (ordered quad), when it is shaped like a card
+    and not much larger than the two (`PARTS_MAX_SPREAD`); else None."""
+    box = cv2.boxPoints(cv2.minAreaRect(np.concatenate([a, b]).astype(np.float32)))
+    if not CARD_ASPECT[0] <= _aspect(box) <= CARD_ASPECT[1]:
+        return None
+    if abs(cv2.contourArea(box)) > PARTS_MAX_SPREAD * sum(part_areas):
+        return None
+    return order_quad(box)
 
 
 def _whole_over_parts(readings: list[tuple[float, int, int, np.ndarray]]
