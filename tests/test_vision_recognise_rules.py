@@ -2,7 +2,13 @@
 
 import numpy as np
 
-from vision.recognise import _inside_fraction, _join_parts, _whole_over_parts
+from vision.recognise import (
+    CardSighting,
+    _card_sized,
+    _inside_fraction,
+    _join_parts,
+    _whole_over_parts,
+)
 
 
 def quad(x0, y0, x1, y1):
@@ -98,3 +104,16 @@ def test_the_share_of_a_quad_inside_the_image():
     assert _inside_fraction(quad(0, 0, 50, 50), 100, 100) == 1.0
     assert abs(_inside_fraction(quad(-75, 0, 25, 100), 100, 100) - 0.25) < 1e-6
     assert _inside_fraction(quad(-50, -50, -10, -10), 100, 100) == 0.0
+
+
+def sighting(card, q):
+    corners = tuple((float(x), float(y)) for x, y in q)
+    return CardSighting(card, 0.9, "r_1", corners, tuple(q.mean(axis=0).tolist()))
+
+
+def test_a_reading_far_smaller_than_the_cards_beside_it_is_no_card():
+    card = sighting("y_4", quad(100, 100, 300, 400))       # 200 x 300
+    far_card = sighting("b_2", quad(500, 100, 600, 250))  # a quarter of its area: kept
+    check = sighting("g_skip", quad(700, 100, 750, 170))  # a square of the cloth: dropped
+    assert [s.card for s in _card_sized([card, far_card, check])] == ["y_4", "b_2"]
+    assert _card_sized([]) == []

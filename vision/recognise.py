@@ -49,6 +49,13 @@ edge, the edge grown), 0.29 to 0.36 of its edge. Cards are all the same size, so
 card cannot take so small a share of a card-shaped quad: two cards side by side in one
 blob take half of it each."""
 
+SMALLEST_CARD_SHARE = 0.125
+"""A reading less than this share of the largest reading's area in the same image is dropped.
+The cards on a table are all one size, and one camera sees them at most a few times smaller
+by perspective (rendered scenes: up to 3.2 times, cards 25-45% of the frame high); an eighth
+is no card, but a square of a checked cloth (read as `g_skip` beside a card taking a third of
+a phone photo). At a fifth, the trained-on webcam frames lost cards."""
+
 MIN_INSIDE = 0.5
 """A located quad with less than this fraction of its area inside the image is not read. The
 locator grows a card cut by the image's edge back to 2:3; grown more than twice, it is mostly
@@ -167,7 +174,16 @@ def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
             quad=tuple((float(x), float(y)) for x, y in q),  # type: ignore[arg-type]
             center=(float(c[0]), float(c[1])),
         ))
-    return kept
+    return _card_sized(kept)
+
+
+def _card_sized(sightings: list[CardSighting]) -> list[CardSighting]:
+    """The sightings at least `SMALLEST_CARD_SHARE` of the largest one's area, in order."""
+    areas = [abs(cv2.contourArea(np.float32(s.quad))) for s in sightings]
+    if not areas:
+        return sightings
+    smallest = SMALLEST_CARD_SHARE * max(areas)
+    return [s for s, area in zip(sightings, areas, strict=True) if area >= smallest]
 
 
 def _inside_fraction(quad: np.ndarray, width: int, height: int) -> float:
