@@ -67,3 +67,26 @@ def test_a_crop_without_a_usable_border_is_left_alone():
 
 def test_face_size_is_two_by_three():
     assert FACE_W * 3 == FACE_H * 2
+
+
+def test_white_balancing_scales_every_pixel_as_its_gain_says():
+    rng = np.random.default_rng(3)
+    crop = rng.integers(0, 256, (CROP_H, CROP_W, 3), dtype=np.uint8)
+    crop[:6], crop[-6:], crop[:, :5], crop[:, -5:] = (200, 180, 150), (200, 180, 150), \
+        (200, 180, 150), (200, 180, 150)  # a warm white border
+    valid = np.full((CROP_H, CROP_W), 255, np.uint8)
+    valid[:, :3] = 0
+    out = normalise_white(crop, valid)
+    gain = np.clip(WHITE_TARGET / np.float32([200, 180, 150]), 0.25, 4.0).astype(np.float32)
+    expected = np.clip(crop.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    expected[valid == 0] = 0
+    assert np.array_equal(out, expected)
+
+
+def test_an_ordered_quad_is_warped_the_same_whether_said_so_or_not():
+    from vision.rectify import rectify
+
+    img = _scene_with(render_face("g_7", 1), [[420, 90], [530, 200], [400, 330], [290, 220]])
+    q = order_quad(np.float32([[420, 90], [530, 200], [400, 330], [290, 220]]))
+    assert np.array_equal(rectify(img, q, ordered=True), rectify(img, q))
+    assert np.array_equal(order_quad(q), q)

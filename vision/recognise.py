@@ -125,7 +125,7 @@ def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
         quads = [q for q in quads if accept_quad(q)]
         if not quads:
             return []
-    crops = [rectify(image, q) for q in quads]
+    crops = [rectify(image, q, ordered=True) for q in quads]
     probs = clf.probabilities(crops)
     labels = clf.labels
     not_card = labels.index(NOT_CARD) if NOT_CARD in labels else -1
@@ -147,7 +147,7 @@ def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
         readings.append((float(p[top]), top, int(np.argmax(card_p)), q))
     readings.sort(key=lambda r: -r[0])
     def reads_as(quad: np.ndarray, token: int) -> bool:
-        crop = rectify(image, quad)
+        crop = rectify(image, quad, ordered=True)
         p = clf.probabilities([crop, crop[::-1, ::-1]]).mean(axis=0)
         return int(np.argmax(p)) == token
 

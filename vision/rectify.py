@@ -7,6 +7,8 @@ classifier, which is trained on both.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 
@@ -68,17 +70,29 @@ def warp_card(image: np.ndarray, quad: np.ndarray, ordered: bool = False,
     if inside:
         valid = np.full((h, w), 255, np.uint8)
     else:
-        ones = np.full((ih, iw), 255, np.uint8)
-        vb = cv2.warpPerspective(ones, m, (2 * w, 2 * h), flags=cv2.INTER_NEAREST)
+        vb = cv2.warpPerspective(_all_valid(ih, iw), m, (2 * w, 2 * h), flags=cv2.INTER_NEAREST)
         valid = cv2.resize(vb, (w, h), interpolation=cv2.INTER_NEAREST)
     return crop, valid
 
 
+@lru_cache(maxsize=4)
+def _all_valid(height: int, width: int) -> np.ndarray:
+    """An all-255 mask of an image's size (read-only, shared): warped like the image, it shows
+    which crop pixels come from inside it. Made once per frame size, not once per crop (a
+    720p frame's mask is 0.9 MB)."""
+    ones = np.full((height, width), 255, np.uint8)
+    ones.flags.writeable = False
+    return ones
+
+
+@lru_cache(maxsize=8)
 def _ring_mask(h: int, w: int) -> np.ndarray:
+    """The border ring of an `h` x `w` crop (read-only, shared)."""
     ring = np.zeros((h, w), bool)
     a, b = (max(1, round(f * w)) for f in BORDER_RING)
     ring[a:h - a, a:w - a] = True
     ring[b:h - b, b:w - b] = False
+    ring.flags.writeable = False
     return ring
 
 
@@ -91,7 +105,7 @@ def white_reference(crop: np.ndarray, valid: np.ndarray | None = None) -> np.nda
     h, w = crop.shape[:2]
     ring = _ring_mask(h, w)
     if valid is not None:
-        ring &= valid > 0
+        ring = ring & (valid > 0)
     px = crop[ring].astype(np.float32)
     if len(px) < 20:
         return None
@@ -111,13 +125,17 @@ def normalise_white(crop: np.ndarray, valid: np.ndarray | None = None) -> np.nda
     if ref is None:
         return crop.copy()
     gain = np.clip(WHITE_TARGET / np.maximum(ref, 1.0), 1.0 / MAX_GAIN, MAX_GAIN)
-    out = np.clip(crop.astype(np.float32) * gain[None, None, :], 0, 255).astype(np.uint8)
+    # The scaling of every grey level, as a table per channel: the same float32 products as
+    # scaling each pixel, at a fraction of the cost (a classified crop is 6,144 pixels).
+    levels = np.clip(np.arange(256, dtype=np.float32)[:, None] * gain[None, :], 0, 255)
+    out = cv2.LUT(crop, levels.astype(np.uint8).reshape(256, 1, 3))
     if valid is not None:
         out[valid == 0] = 0
     return out
 
 
-def rectify(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    """The canonical, white-balanced crop of the card at `quad` (what the classifier reads)."""
-    crop, valid = warp_card(image, quad)
+def rectify(image: np.ndarray, quad: np.ndarray, ordered: bool = False) -> np.ndarray:
+    """The canonical, white-balanced crop of the card at `quad` (what the classifier reads);
+    `ordered`: the quad is already in `order_quad`'s order."""
+    crop, valid = warp_card(image, quad, ordered=ordered)
     return normalise_white(crop, valid)

@@ -51,7 +51,7 @@ def demo(
         Console(stderr=True, highlight=False).print(
             f"Reviewing {VIDEO.name}, a staged four-player round of Bruno with every penalty "
             f"in it; {NOTES.name} adds what a camera cannot see, {ROOM.name} says where the "
-            "piles and seats are. This takes a minute or two...")
+            "piles and seats are. This takes under a minute on two cores...")
     results, failures = run_reviews([VIDEO], folder, read_card, profile=ROOM, notes=NOTES,
                                     quiet=as_json)
     report_failures(failures)
