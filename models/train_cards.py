@@ -72,10 +72,13 @@ def make_set(n: int, seed: int, workers: int, cache: Path | None, footage: bool 
     return _cached(cache, render, size=n)
 
 
+def _part_token(i: int) -> str:
+    return SUNBURST_PART_TOKENS[i % len(SUNBURST_PART_TOKENS)]
+
+
 def _render_part(args: tuple[int, int]) -> np.ndarray:
     i, seed = args
-    return render_part_crop(SUNBURST_PART_TOKENS[i % len(SUNBURST_PART_TOKENS)],
-                            np.random.default_rng([seed, i]))
+    return render_part_crop(_part_token(i), np.random.default_rng([seed, i]))
 
 
 def part_crops(n: int, seed: int, workers: int, cache: Path | None
@@ -87,9 +90,7 @@ def part_crops(n: int, seed: int, workers: int, cache: Path | None
         with Pool(workers) as pool:
             xs = pool.map(_render_part, [(i, seed) for i in range(n)], chunksize=64)
         print(f"rendered {n} part crops (seed {seed}) in {time.time() - t0:.0f} s", flush=True)
-        labels = [LABELS.index(SUNBURST_PART_TOKENS[i % len(SUNBURST_PART_TOKENS)])
-                  for i in range(n)]
-        return np.stack(xs), np.array(labels, np.int64)
+        return np.stack(xs), np.array([LABELS.index(_part_token(i)) for i in range(n)], np.int64)
 
     return _cached(cache, render, size=n)
 

@@ -222,8 +222,7 @@ def _join_parts(readings: list[tuple[float, int, int, np.ndarray]], quads: list[
             if other[1] != top:
                 continue
             part_areas = (abs(cv2.contourArea(q)), abs(cv2.contourArea(other[3])))
-            shared, _ = cv2.intersectConvexConvex(np.float32(q), np.float32(other[3]))
-            if shared > PARTS_MAX_OVERLAP * min(part_areas):
+            if _overlap(q, other[3]) > PARTS_MAX_OVERLAP * min(part_areas):
                 continue  # two outlines of the same part (the body and the grown quad)
             enclosing = next((wq for wq, wa in whole
                               if all(ENCLOSING_AREA[0] * pa < wa < ENCLOSING_AREA[1] * pa
