@@ -38,8 +38,9 @@ clean:
 # The card recogniser's training recipe: renders crops, trains from scratch, then fine-tunes on
 # crops in the synthetic footage's print and on the pile's top card cut from synthetic footage,
 # then once more with what the locator finds on bare tables (gingham among them) as not_card,
-# and last with the top and bottom parts of sunburst cards labelled with their card (and more
-# bare tables, cut as today's locator cuts them); writes models/cards.onnx.
+# then with the top and bottom parts of sunburst cards labelled with their card (and more
+# bare tables, cut as today's locator cuts them), and last with cards in the 2020s print (heavy
+# italic digits with a shadow; needs Pillow and fonts-dejavu-core); writes models/cards.onnx.
 # torch lives in its own venv (.venv-train); the runtime never imports it.
 TRAIN_VENV := .venv-train
 .PHONY: train-cards
@@ -56,7 +57,11 @@ train-cards:
 	cp /tmp/bruno-cards-cache/checkpoint.pt /tmp/bruno-cards-tables.pt
 	$(TRAIN_VENV)/bin/python -m models.train_cards --init /tmp/bruno-cards-tables.pt \
 		--footage-crops 6000 --pile-crops --table-negatives 400 --part-crops 3000 \
-		--epochs 2 --lr 5e-4
+		--epochs 2 --lr 5e-4 --out /tmp/bruno-cards-parts.onnx
+	cp /tmp/bruno-cards-cache/checkpoint.pt /tmp/bruno-cards-parts.pt
+	$(TRAIN_VENV)/bin/python -m models.train_cards --init /tmp/bruno-cards-parts.pt \
+		--footage-crops 6000 --pile-crops --table-negatives 400 --part-crops 3000 \
+		--print2020-crops 6000 --epochs 2 --lr 5e-4
 
 # Re-render the bundled demo footage (examples/demo) from its scenario, after checking that the
 # scenario still gives every penalty rule.

@@ -29,6 +29,7 @@ from vision.render import (
     NOT_CARD,
     SUNBURST_PART_TOKENS,
     footage_style,
+    print2020_style,
     render_crop,
     render_part_crop,
 )
@@ -50,22 +51,27 @@ def _label_for(i: int) -> int:
     return k if k < len(ALL_TOKENS) else len(ALL_TOKENS)
 
 
-def _render_one(args: tuple[int, int, bool]) -> np.ndarray:
-    i, seed, footage = args
+PRINTS = {"footage": footage_style, "2020": print2020_style}
+"""Prints other than `random_style`'s that crops can be rendered in, by name."""
+
+
+def _render_one(args: tuple[int, int, str | None]) -> np.ndarray:
+    i, seed, print_name = args
     rng = np.random.default_rng([seed, i])
-    if footage:
-        return render_crop(LABELS[_label_for(i)], rng, style=footage_style)
+    if print_name is not None:
+        return render_crop(LABELS[_label_for(i)], rng, style=PRINTS[print_name])
     return render_crop(LABELS[_label_for(i)], rng)
 
 
-def make_set(n: int, seed: int, workers: int, cache: Path | None, footage: bool = False
+def make_set(n: int, seed: int, workers: int, cache: Path | None, print_name: str | None = None
              ) -> tuple[np.ndarray, np.ndarray]:
     """`n` rendered crops (uint8 [n, H, W, 3]) and their label indices, cached as .npz.
-    `footage`: cards printed in the synthetic footage's style (`vision.footage.footage_style`)."""
+    `print_name`: cards printed in one of `PRINTS` (the synthetic footage's, `"footage"`; the
+    2020s deck's, `"2020"`) instead of `random_style`'s."""
     def render() -> tuple[np.ndarray, np.ndarray]:
         t0 = time.time()
         with Pool(workers) as pool:
-            xs = pool.map(_render_one, [(i, seed, footage) for i in range(n)], chunksize=64)
+            xs = pool.map(_render_one, [(i, seed, print_name) for i in range(n)], chunksize=64)
         print(f"rendered {n} crops (seed {seed}) in {time.time() - t0:.0f} s", flush=True)
         return np.stack(xs), np.array([_label_for(i) for i in range(n)], np.int64)
 
@@ -76,19 +82,21 @@ def _part_token(i: int) -> str:
     return SUNBURST_PART_TOKENS[i % len(SUNBURST_PART_TOKENS)]
 
 
-def _render_part(args: tuple[int, int]) -> np.ndarray:
-    i, seed = args
-    return render_part_crop(_part_token(i), np.random.default_rng([seed, i]))
+def _render_part(args: tuple[int, int, str | None]) -> np.ndarray:
+    i, seed, print_name = args
+    style = PRINTS[print_name] if print_name is not None else None
+    return render_part_crop(_part_token(i), np.random.default_rng([seed, i]), style=style)
 
 
-def part_crops(n: int, seed: int, workers: int, cache: Path | None
-               ) -> tuple[np.ndarray, np.ndarray]:
+def part_crops(n: int, seed: int, workers: int, cache: Path | None,
+               print_name: str | None = None) -> tuple[np.ndarray, np.ndarray]:
     """`n` crops of sunburst cards' parts (`vision.render.render_part_crop`), every coloured
-    card in turn, and their label indices, cached as .npz."""
+    card in turn, and their label indices, cached as .npz; `print_name` as in `make_set`."""
     def render() -> tuple[np.ndarray, np.ndarray]:
         t0 = time.time()
         with Pool(workers) as pool:
-            xs = pool.map(_render_part, [(i, seed) for i in range(n)], chunksize=64)
+            xs = pool.map(_render_part, [(i, seed, print_name) for i in range(n)],
+                          chunksize=64)
         print(f"rendered {n} part crops (seed {seed}) in {time.time() - t0:.0f} s", flush=True)
         return np.stack(xs), np.array([LABELS.index(_part_token(i)) for i in range(n)], np.int64)
 
@@ -437,6 +445,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--part-crops", type=int, default=0,
                     help="add crops of sunburst cards' top and bottom parts, labelled with "
                          "their card")
+    ap.add_argument("--print2020-crops", type=int, default=0,
+                    help="add this many crops of cards in the 2020s deck's print, and half as "
+                         "many of their sunburst parts (needs Pillow and DejaVu Sans Bold)")
     ap.add_argument("--init", type=Path, default=None,
                     help="start from these weights (a checkpoint.pt) instead of from scratch")
     args = ap.parse_args(argv)
@@ -458,12 +469,12 @@ def main(argv: list[str] | None = None) -> None:
     if args.footage_crops:
         xfo, yfo = make_set(args.footage_crops, args.seed + 2000, args.threads,
                             args.cache / f"footage_{RENDER_VERSION}_{args.seed + 2000}_"
-                                         f"{args.footage_crops}.npz", footage=True)
+                                         f"{args.footage_crops}.npz", print_name="footage")
         xtr, ytr = np.concatenate([xtr, xfo]), np.concatenate([ytr, yfo])
         n_val = max(args.val // 3, 100)
         xfv, yfv = make_set(n_val, args.seed + 3000, args.threads,
                             args.cache / f"footage_val_{RENDER_VERSION}_{args.seed + 3000}_"
-                                         f"{n_val}.npz", footage=True)
+                                         f"{n_val}.npz", print_name="footage")
         print(f"plus {args.footage_crops} crops in the footage's print", flush=True)
 
     xpv = ypv = None
@@ -487,6 +498,22 @@ def main(argv: list[str] | None = None) -> None:
         xtr, ytr = np.concatenate([xtr, xpa]), np.concatenate([ytr, ypa])
         print(f"plus {args.part_crops} crops of sunburst cards' parts", flush=True)
 
+    x20v = y20v = None
+    if args.print2020_crops:
+        n = args.print2020_crops
+        x20, y20 = make_set(n, args.seed + 5000, args.threads,
+                            args.cache / f"print2020_{RENDER_VERSION}_{args.seed + 5000}_{n}.npz",
+                            print_name="2020")
+        x2p, y2p = part_crops(n // 2, args.seed + 6000, args.threads,
+                              args.cache / f"parts2020_{RENDER_VERSION}_{args.seed + 6000}_"
+                                           f"{n // 2}.npz", print_name="2020")
+        xtr, ytr = np.concatenate([xtr, x20, x2p]), np.concatenate([ytr, y20, y2p])
+        n_val = max(args.val // 3, 100)
+        x20v, y20v = make_set(n_val, args.seed + 7000, args.threads,
+                              args.cache / f"print2020_val_{RENDER_VERSION}_{args.seed + 7000}_"
+                                           f"{n_val}.npz", print_name="2020")
+        print(f"plus {n} crops in the 2020s print and {n // 2} of their parts", flush=True)
+
     from vision.evaluate import shared_data_dir
 
     real_dir = args.real or shared_data_dir()
@@ -505,13 +532,20 @@ def main(argv: list[str] | None = None) -> None:
     else:
         print("no real photos: training on rendered crops only", flush=True)
 
+    side_sets = [(name, x, y) for name, x, y in (("footage_val_acc", xfv, yfv),
+                                                  ("pile_val_acc", xpv, ypv),
+                                                  ("print2020_val_acc", x20v, y20v))
+                 if x is not None]
+
+    def side_accuracies(model) -> str:
+        """Held-out accuracy on each extra set trained with, as ` name 0.9876` pieces."""
+        return "".join(f" {name} {evaluate(model, x, y)[1]:.4f}" for name, x, y in side_sets)
+
     model = build_model()
     if args.init is not None:
         model.load_state_dict(torch.load(args.init))
         print(f"starting from {args.init}: val_acc {evaluate(model, xva, yva)[1]:.4f}"
-              + ("" if xfv is None else f" footage_val_acc {evaluate(model, xfv, yfv)[1]:.4f}")
-              + ("" if xpv is None else f" pile_val_acc {evaluate(model, xpv, ypv)[1]:.4f}"),
-              flush=True)
+              f"{side_accuracies(model)}", flush=True)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     steps = args.epochs * math.ceil(len(xtr) / args.batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=steps,
@@ -532,11 +566,9 @@ def main(argv: list[str] | None = None) -> None:
             sched.step()
             total += float(loss.detach()) * len(idx)
         _, acc = evaluate(model, xva, yva)
-        footage_acc = "" if xfv is None else f" footage_val_acc {evaluate(model, xfv, yfv)[1]:.4f}"
-        if xpv is not None:
-            footage_acc += f" pile_val_acc {evaluate(model, xpv, ypv)[1]:.4f}"
         print(f"epoch {epoch + 1}/{args.epochs} loss {total / len(xtr):.3f} "
-              f"val_acc {acc:.4f}{footage_acc} ({time.time() - t0:.0f} s)", flush=True)
+              f"val_acc {acc:.4f}{side_accuracies(model)} ({time.time() - t0:.0f} s)",
+              flush=True)
         torch.save(model.state_dict(), args.cache / "checkpoint.pt")
 
     logits, acc = evaluate(model, xva, yva)
@@ -552,6 +584,7 @@ def main(argv: list[str] | None = None) -> None:
         if args.pile_crops else "none",
         "bare_table_negatives": args.table_negatives,
         "sunburst_part_crops": args.part_crops,
+        "print2020_crops": args.print2020_crops,
         "initialised_from": str(args.init.name) if args.init else "scratch",
         "input": f"float32 [N,3,{CROP_H},{CROP_W}] BGR/255, white-balanced crop",
     })

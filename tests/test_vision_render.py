@@ -85,3 +85,47 @@ def test_a_sunburst_part_crop_is_deterministic_and_shows_the_cards_colour():
 def test_black_cards_have_no_sunburst_parts():
     with pytest.raises(ValueError, match="coloured card"):
         render_part_crop("wild", 1)
+
+
+def _print2020():
+    """The 2020s print, or a skip where Pillow or its font is missing (it is for training)."""
+    pytest.importorskip("PIL")
+    from pathlib import Path
+
+    from vision.render import TYPEFACE_2020, print2020_style
+
+    if not Path(TYPEFACE_2020).is_file():
+        pytest.skip(f"{TYPEFACE_2020} is not installed (Debian's fonts-dejavu-core)")
+    return print2020_style
+
+
+def _face_2020(token: str, seed: int) -> np.ndarray:
+    style = _print2020()
+    rng = np.random.default_rng(seed)
+    return render_face(token, rng, style=style(rng))
+
+
+def test_the_2020_print_draws_every_token_the_same_way_for_a_seed():
+    for token in ALL_TOKENS:
+        face = _face_2020(token, 4)
+        assert face.shape == (FACE_H, FACE_W, 3)
+        assert face[face_mask() > 0].std() > 20
+        assert np.array_equal(face, _face_2020(token, 4))
+
+
+def test_in_the_2020_print_a_six_turned_over_is_not_a_nine_and_digits_lean_right():
+    import cv2
+
+    six, nine, zero = (_face_2020(t, 9) for t in ("r_6", "r_9", "r_0"))
+    centre = (slice(FACE_H // 4, 3 * FACE_H // 4), slice(FACE_W // 8, 7 * FACE_W // 8))
+    # Same seed, same colours and sizes: only the digit and where its underline lies differ.
+    differs = np.abs(six[::-1, ::-1].astype(int) - nine.astype(int)).max(axis=2) > 80
+    assert differs[centre].sum() > 0.02 * differs[centre].size
+    # The 0 in the middle leans: its ink sits further right at the top than at the bottom.
+    hsv = cv2.cvtColor(zero, cv2.COLOR_BGR2HSV)
+    ink = (hsv[..., 1] > 100) & (np.arange(FACE_W)[None, :] > FACE_W // 5) \
+        & (np.arange(FACE_W)[None, :] < 4 * FACE_W // 5)
+    rows = [r for r in range(FACE_H // 3, 2 * FACE_H // 3) if ink[r].any()]
+    top = np.nonzero(ink[rows[len(rows) // 5]])[0].mean()
+    bottom = np.nonzero(ink[rows[-len(rows) // 5]])[0].mean()
+    assert top > bottom + 2

@@ -14,6 +14,7 @@ Images are BGR uint8 (OpenCV's order).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -77,6 +78,14 @@ class FaceStyle:
     shadow: bool
     white: tuple[int, int, int]
     border_frac: float
+    shadow_offset: tuple[float, float] = (1.0, 1.0)
+    """Where the dark shadow falls, (x, y) in units of its offset: down and to the right, or
+    to the left in the 2020s print (`print2020_style`)."""
+    corner_shadow: bool = False
+    """The corner indices carry the shadow too, whatever the design (the 2020s print)."""
+    typeface: str | None = None
+    """A TrueType font file for the digits (drawn with Pillow, slanted when `italic`), instead
+    of OpenCV's Hershey `font`."""
 
 
 def random_style(rng: np.random.Generator, design: str | None = None) -> FaceStyle:
@@ -110,9 +119,85 @@ def footage_style(rng: np.random.Generator) -> FaceStyle:
                      white=white, border_frac=float(rng.uniform(0.06, 0.08)))
 
 
+TYPEFACE_2020 = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+"""A heavy sans-serif like the 2020s print's digits (Debian's fonts-dejavu-core)."""
+
+SLANT_2020 = 0.22
+"""How far the 2020s print leans its digits (horizontal shift per unit of height)."""
+
+
+def print2020_style(rng: np.random.Generator) -> FaceStyle:
+    """The 2020s print of the classic deck (the sunburst design as sold since 2020): heavy
+    italic sans-serif digits in the card's colour with a thin black shadow cast to the left,
+    and white corner indices with the same shadow. `random_style`'s sunburst cards have thin
+    Hershey digits and bare corner indices, and the model read trained-on and held-out photos
+    of this print wrong (a clean, frontal red 9 as a 6; a blue 6 as a 3). Rendering it needs
+    Pillow and `TYPEFACE_2020` (training only: `pip install .[train]`)."""
+    w = int(rng.integers(232, 256))
+    tint = rng.integers(-10, 4, size=3)
+    return FaceStyle(
+        design="sunburst",
+        font=cv2.FONT_HERSHEY_SIMPLEX,
+        italic=True,
+        thickness_scale=float(rng.uniform(0.8, 1.2)),
+        shadow=True,
+        white=tuple(int(np.clip(w + t, 0, 255)) for t in tint),  # type: ignore[arg-type]
+        border_frac=float(rng.uniform(0.05, 0.075)),
+        shadow_offset=(-1.0, float(rng.uniform(0.0, 0.6))),
+        corner_shadow=True,
+        typeface=TYPEFACE_2020,
+    )
+
+
+@functools.lru_cache(maxsize=4)
+def _truetype(path: str):
+    """The font at `path`, 120 px, loaded once per process (Pillow)."""
+    from PIL import ImageFont
+
+    try:
+        return ImageFont.truetype(path, 120)
+    except OSError as error:
+        raise RuntimeError(f"{path}: cannot load the font for the 2020s print ({error}); "
+                           "install Debian's fonts-dejavu-core") from None
+
+
+def _typeface_layer(shape, text: str, center, height: float, style: FaceStyle) -> np.ndarray:
+    """A 0/255 mask of `text` in `style.typeface`, its digits `height` pixels tall (the
+    underline of a 6 or a 9 below them), slanted when `style.italic`, centred at `center`."""
+    from PIL import Image, ImageDraw
+
+    font = _truetype(style.typeface)
+    x0, y0, x1, y1 = font.getbbox(text)
+    glyphs = Image.new("L", (x1 - x0 + 40, y1 - y0 + 80), 0)
+    ImageDraw.Draw(glyphs).text((20 - x0, 20 - y0), text, fill=255, font=font)
+    mask = np.asarray(glyphs).copy()
+    ys, xs = np.nonzero(mask)
+    top, bottom, left, right = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    digit_h = bottom - top
+    if text in ("6", "9"):
+        # The underline that tells 6 from 9: a bar as wide as most of the digit, below it.
+        bar_top = bottom + int(digit_h * 0.09)
+        bar_h = max(2, int(digit_h * 0.09 * style.thickness_scale))
+        inset = int((right - left) * 0.1)
+        mask[bar_top:bar_top + bar_h, left + inset:right - inset] = 255
+        bottom = bar_top + bar_h
+    scale = height / digit_h
+    slant = SLANT_2020 if style.italic else 0.0
+    # Scale the glyphs to `height`, lean them about their middle, and move that middle to
+    # `center`: x' = s*x - slant*s*(y - my) + ..., y' = s*y + ...
+    mx, my = (left + right) / 2, (top + top + digit_h) / 2
+    m = np.float32([[scale, -slant * scale, center[0] - scale * mx + slant * scale * my],
+                    [0, scale, center[1] - scale * my]])
+    return cv2.warpAffine(mask, m, (shape[1], shape[0]), flags=cv2.INTER_AREA)
+
+
 def _text(img, text, center, height, color, style: FaceStyle, thick_frac=0.12, shadow=None,
           angle=0.0):
     """Draw `text` centred at `center`, `height` pixels tall, optionally with a dark shadow."""
+    if style.typeface is not None:
+        _ink(img, _typeface_layer(img.shape, text, center, height, style), color, shadow,
+             height, style.shadow_offset)
+        return
     font = style.font | (cv2.FONT_ITALIC if style.italic else 0)
     (tw, th), _ = cv2.getTextSize(text, font, 1.0, 1)
     scale = height / max(th, 1)
@@ -129,16 +214,17 @@ def _text(img, text, center, height, color, style: FaceStyle, thick_frac=0.12, s
     if angle:
         m = cv2.getRotationMatrix2D((float(center[0]), float(center[1])), angle, 1.0)
         layer = cv2.warpAffine(layer, m, (img.shape[1], img.shape[0]))
-    _ink(img, layer, color, shadow, height)
+    _ink(img, layer, color, shadow, height, style.shadow_offset)
 
 
-def _ink(img, layer, color, shadow, size):
-    """Paint mask `layer` in `color`, with a dark offset shadow/outline when `shadow` is set."""
+def _ink(img, layer, color, shadow, size, towards=(1.0, 1.0)):
+    """Paint mask `layer` in `color`, with a dark offset shadow/outline when `shadow` is set,
+    offset `towards` (x, y)."""
     if shadow is not None:
         k = max(3, int(size * 0.08) | 1)
         dil = cv2.dilate(layer, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         off = max(1, int(size * 0.04))
-        m = np.float32([[1, 0, off], [0, 1, off]])
+        m = np.float32([[1, 0, off * towards[0]], [0, 1, off * towards[1]]])
         dil = np.maximum(dil, cv2.warpAffine(dil, m, (img.shape[1], img.shape[0])))
         _blend(img, dil, shadow)
     _blend(img, layer, color)
@@ -260,7 +346,7 @@ def render_face(token: str, seed: int | np.random.Generator = 0,
             _text(img, text, (cx, cy), big, st.white, st, shadow=dark)
         else:
             m = _symbol_mask(img.shape, value, (cx, cy), big * 1.25, rng, st)
-            _ink(img, m, st.white, dark, big)
+            _ink(img, m, st.white, dark, big, st.shadow_offset)
     else:
         _blend(img, oval, st.white)
         if st.design == "sunburst":
@@ -274,7 +360,7 @@ def render_face(token: str, seed: int | np.random.Generator = 0,
             _text(img, text, (cx, cy), big, ink, st, shadow=shadow)
         else:
             m = _symbol_mask(img.shape, value, (cx, cy), big * 1.25, rng, st)
-            _ink(img, m, ink, shadow, big)
+            _ink(img, m, ink, shadow, big, st.shadow_offset)
 
     _draw_corner_indices(img, value, st, rng, b)
     if rng.random() < 0.5:
@@ -320,7 +406,7 @@ def _draw_corner_indices(img, value, st, rng, b):
     size = H * rng.uniform(0.09, 0.12)
     pos = (b + size * 0.55 + W * 0.02, b + size * 0.7 + H * 0.01)
     text = _index_text(value)
-    outline = (20, 20, 20) if st.design in ("classic", "ring") else None
+    outline = (20, 20, 20) if st.design in ("classic", "ring") or st.corner_shadow else None
     if value == "wild":
         cols = [card_color_bgr(c, rng) for c in "rygb"]
         sub = img.copy()
@@ -335,7 +421,7 @@ def _draw_corner_indices(img, value, st, rng, b):
         m = _symbol_mask(img.shape, value, pos, size * 1.3, rng, st, small=True)
         if m is None:  # draw two without a "+2": two tiny cards
             m = _symbol_mask(img.shape, "draw_2", pos, size * 1.3, rng, st)
-        _ink(sub, m, st.white, outline, size)
+        _ink(sub, m, st.white, outline, size, st.shadow_offset)
     # Copy the drawn index into the top-left and its 180° turn into the bottom-right.
     qh, qw = int(H * 0.3), int(W * 0.45)
     drawn = np.any(sub[:qh, :qw] != img[:qh, :qw], axis=2)
@@ -589,20 +675,24 @@ SUNBURST_PART_TOKENS = tuple(t for t in ALL_TOKENS if t not in ("wild", "wild_dr
 
 
 def render_part_crop(label: str, seed: int | np.random.Generator = 0,
-                     size: tuple[int, int] = (64, 96)) -> np.ndarray:
+                     size: tuple[int, int] = (64, 96),
+                     style: Callable[[np.random.Generator], FaceStyle] | None = None
+                     ) -> np.ndarray:
     """A training crop of one part of a sunburst card, labelled with the card (one of
     `SUNBURST_PART_TOKENS`): the coloured body above or below the white disc, with the corner
     index in it, located as the locator finds it on real tables (a card-shaped blob of its
     own, about a third of the card). On the Hemant phone photos the top part was read as a 2
     of the card's colour whatever the card (y_4, y_5, y_6, y_9 -> y_2); the runtime keeps a
-    whole card's reading over its parts, but a part is often all that is located."""
+    whole card's reading over its parts, but a part is often all that is located. `style`
+    draws the print (default: `random_style`'s sunburst design)."""
     from vision.rectify import normalise_white, warp_card
 
     if label not in SUNBURST_PART_TOKENS:
         raise ValueError(f"{label!r} has no sunburst parts; give a coloured card")
     rng = _rng(seed)
     img, quad, card_h = _crop_table(rng)
-    _paste(img, render_face(label, rng, style=random_style(rng, design="sunburst")), quad)
+    face_style = style(rng) if style is not None else random_style(rng, design="sunburst")
+    _paste(img, render_face(label, rng, style=face_style), quad)
     img = degrade(light(img, rng), rng)
     # The part in face pixels: inside the white border, from the border to the disc's rim
     # (the disc's radius is 0.40-0.47 of the face's width), the top or the bottom one.
