@@ -92,7 +92,8 @@ def _print2020():
     pytest.importorskip("PIL")
     from pathlib import Path
 
-    from vision.render import TYPEFACE_2020, print2020_style
+    from vision.render import print2020_style
+    from vision.typeface import TYPEFACE_2020
 
     if not Path(TYPEFACE_2020).is_file():
         pytest.skip(f"{TYPEFACE_2020} is not installed (Debian's fonts-dejavu-core)")

@@ -14,7 +14,6 @@ Images are BGR uint8 (OpenCV's order).
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -22,6 +21,7 @@ import cv2
 import numpy as np
 
 from referee.cards import ALL_TOKENS
+from vision.typeface import TYPEFACE_2020, typeface_mask
 
 FACE_W = 200
 FACE_H = 300
@@ -119,13 +119,6 @@ def footage_style(rng: np.random.Generator) -> FaceStyle:
                      white=white, border_frac=float(rng.uniform(0.06, 0.08)))
 
 
-TYPEFACE_2020 = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
-"""A heavy sans-serif like the 2020s print's digits (Debian's fonts-dejavu-core)."""
-
-SLANT_2020 = 0.22
-"""How far the 2020s print leans its digits (horizontal shift per unit of height)."""
-
-
 def print2020_style(rng: np.random.Generator) -> FaceStyle:
     """The 2020s print of the classic deck (the sunburst design as sold since 2020): heavy
     italic sans-serif digits in the card's colour with a thin black shadow cast to the left,
@@ -149,54 +142,13 @@ def print2020_style(rng: np.random.Generator) -> FaceStyle:
     )
 
 
-@functools.lru_cache(maxsize=4)
-def _truetype(path: str):
-    """The font at `path`, 120 px, loaded once per process (Pillow)."""
-    from PIL import ImageFont
-
-    try:
-        return ImageFont.truetype(path, 120)
-    except OSError as error:
-        raise RuntimeError(f"{path}: cannot load the font for the 2020s print ({error}); "
-                           "install Debian's fonts-dejavu-core") from None
-
-
-def _typeface_layer(shape, text: str, center, height: float, style: FaceStyle) -> np.ndarray:
-    """A 0/255 mask of `text` in `style.typeface`, its digits `height` pixels tall (the
-    underline of a 6 or a 9 below them), slanted when `style.italic`, centred at `center`."""
-    from PIL import Image, ImageDraw
-
-    font = _truetype(style.typeface)
-    x0, y0, x1, y1 = font.getbbox(text)
-    glyphs = Image.new("L", (x1 - x0 + 40, y1 - y0 + 80), 0)
-    ImageDraw.Draw(glyphs).text((20 - x0, 20 - y0), text, fill=255, font=font)
-    mask = np.asarray(glyphs).copy()
-    ys, xs = np.nonzero(mask)
-    top, bottom, left, right = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
-    digit_h = bottom - top
-    if text in ("6", "9"):
-        # The underline that tells 6 from 9: a bar as wide as most of the digit, below it.
-        bar_top = bottom + int(digit_h * 0.09)
-        bar_h = max(2, int(digit_h * 0.09 * style.thickness_scale))
-        inset = int((right - left) * 0.1)
-        mask[bar_top:bar_top + bar_h, left + inset:right - inset] = 255
-        bottom = bar_top + bar_h
-    scale = height / digit_h
-    slant = SLANT_2020 if style.italic else 0.0
-    # Scale the glyphs to `height`, lean them about their middle, and move that middle to
-    # `center`: x' = s*x - slant*s*(y - my) + ..., y' = s*y + ...
-    mx, my = (left + right) / 2, (top + top + digit_h) / 2
-    m = np.float32([[scale, -slant * scale, center[0] - scale * mx + slant * scale * my],
-                    [0, scale, center[1] - scale * my]])
-    return cv2.warpAffine(mask, m, (shape[1], shape[0]), flags=cv2.INTER_AREA)
-
-
 def _text(img, text, center, height, color, style: FaceStyle, thick_frac=0.12, shadow=None,
           angle=0.0):
     """Draw `text` centred at `center`, `height` pixels tall, optionally with a dark shadow."""
     if style.typeface is not None:
-        _ink(img, _typeface_layer(img.shape, text, center, height, style), color, shadow,
-             height, style.shadow_offset)
+        layer = typeface_mask(img.shape, text, center, height, style.typeface,
+                              italic=style.italic, weight=style.thickness_scale)
+        _ink(img, layer, color, shadow, height, style.shadow_offset)
         return
     font = style.font | (cv2.FONT_ITALIC if style.italic else 0)
     (tw, th), _ = cv2.getTextSize(text, font, 1.0, 1)
