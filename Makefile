@@ -61,7 +61,7 @@ train-cards:
 	cp /tmp/bruno-cards-cache/checkpoint.pt /tmp/bruno-cards-parts.pt
 	$(TRAIN_VENV)/bin/python -m models.train_cards --init /tmp/bruno-cards-parts.pt \
 		--footage-crops 6000 --pile-crops --table-negatives 400 --part-crops 3000 \
-		--print2020-crops 6000 --epochs 2 --lr 5e-4
+		--print2020-crops 6000 --epochs 3 --lr 5e-4
 
 # Re-render the bundled demo footage (examples/demo) from its scenario, after checking that the
 # scenario still gives every penalty rule.
