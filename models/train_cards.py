@@ -55,12 +55,15 @@ PRINTS = {"footage": footage_style, "2020": print2020_style}
 """Prints other than `random_style`'s that crops can be rendered in, by name."""
 
 
+def _print(print_name: str | None):
+    """The style function of `PRINTS` named `print_name`; None (`random_style`) for None."""
+    return PRINTS[print_name] if print_name is not None else None
+
+
 def _render_one(args: tuple[int, int, str | None]) -> np.ndarray:
     i, seed, print_name = args
     rng = np.random.default_rng([seed, i])
-    if print_name is not None:
-        return render_crop(LABELS[_label_for(i)], rng, style=PRINTS[print_name])
-    return render_crop(LABELS[_label_for(i)], rng)
+    return render_crop(LABELS[_label_for(i)], rng, style=_print(print_name))
 
 
 def make_set(n: int, seed: int, workers: int, cache: Path | None, print_name: str | None = None
@@ -84,8 +87,8 @@ def _part_token(i: int) -> str:
 
 def _render_part(args: tuple[int, int, str | None]) -> np.ndarray:
     i, seed, print_name = args
-    style = PRINTS[print_name] if print_name is not None else None
-    return render_part_crop(_part_token(i), np.random.default_rng([seed, i]), style=style)
+    return render_part_crop(_part_token(i), np.random.default_rng([seed, i]),
+                            style=_print(print_name))
 
 
 def part_crops(n: int, seed: int, workers: int, cache: Path | None,
@@ -155,7 +158,8 @@ def _pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
         _, jpeg = cv2.imencode(".jpg", region, [cv2.IMWRITE_JPEG_QUALITY,
                                                  int(rng.integers(35, 80))])
         region = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
-        xs.append(rectify(region, order_quad((moved - [x0, y0]).astype(np.float32))))
+        xs.append(rectify(region, order_quad((moved - [x0, y0]).astype(np.float32)),
+                          ordered=True))
         ys.append(LABELS.index(token))
     return xs, ys
 
@@ -392,7 +396,7 @@ def _table_crops(seed: int) -> list[np.ndarray]:
     from vision.rectify import rectify
 
     image = _bare_table(seed)
-    return [rectify(image, q) for q in located_quads(image)]
+    return [rectify(image, q, ordered=True) for q in located_quads(image)]
 
 
 def table_negatives(count: int, workers: int, cache: Path | None
