@@ -48,6 +48,11 @@ _FONTS = (
 )
 
 
+SUNBURST_DISC_RADIUS = (0.40, 0.47)
+"""The sunburst design's white disc: its radius as a share of the face's width, drawn in this
+range (the part crops cut the body from the border to the disc's rim with the same range)."""
+
+
 def _rng(seed: int | np.random.Generator) -> np.random.Generator:
     return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
@@ -278,7 +283,7 @@ def render_face(token: str, seed: int | np.random.Generator = 0,
                         max(2, int(W * rng.uniform(0.02, 0.045))), cv2.LINE_AA)
             ring &= body
     elif st.design == "sunburst":
-        r = int(W * rng.uniform(0.40, 0.47))
+        r = int(W * rng.uniform(*SUNBURST_DISC_RADIUS))
         cv2.circle(oval, (int(cx), int(cy)), r, 255, -1, cv2.LINE_AA)
         big = H * rng.uniform(0.30, 0.36)
     else:
@@ -647,9 +652,9 @@ def render_part_crop(label: str, seed: int | np.random.Generator = 0,
     _paste(img, render_face(label, rng, style=face_style), quad)
     img = degrade(light(img, rng), rng)
     # The part in face pixels: inside the white border, from the border to the disc's rim
-    # (the disc's radius is 0.40-0.47 of the face's width), the top or the bottom one.
+    # (`SUNBURST_DISC_RADIUS`), the top or the bottom one.
     border = FACE_W * rng.uniform(0.05, 0.09)
-    rim = FACE_H / 2 - FACE_W * rng.uniform(0.40, 0.47)
+    rim = FACE_H / 2 - FACE_W * rng.uniform(*SUNBURST_DISC_RADIUS)
     part = np.float32([[border, border], [FACE_W - border, border],
                        [FACE_W - border, rim], [border, rim]])
     if rng.random() < 0.5:
