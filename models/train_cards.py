@@ -41,6 +41,12 @@ NOT_CARD_SHARE = 6
 RENDER_VERSION = 3
 """Bump when vision/render.py changes what it draws, so cached crops are not reused."""
 
+PARTS_RENDER_VERSION = 4
+"""The version of the sunburst part crops and the 2020s print's crops, which changed apart
+from the rest: parts reach down to where the disc cuts the body (`PART_REACH`), and the 2020s
+print got its drop shadow, heavier strokes and flat-topped 3. The other crops render as in
+`RENDER_VERSION`."""
+
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = ROOT / "models" / "cards.onnx"
 
@@ -495,27 +501,31 @@ def main(argv: list[str] | None = None) -> None:
                                    args.cache / f"tables_{RENDER_VERSION}_{tables}.npz")
         xtr, ytr = np.concatenate([xtr, xtn]), np.concatenate([ytr, ytn])
 
+    n_val = max(args.val // 3, 100)
+    xpav = ypav = None
     if args.part_crops:
         xpa, ypa = part_crops(args.part_crops, args.seed + 4000, args.threads,
-                              args.cache / f"parts_{RENDER_VERSION}_{args.seed + 4000}_"
+                              args.cache / f"parts_{PARTS_RENDER_VERSION}_{args.seed + 4000}_"
                                            f"{args.part_crops}.npz")
         xtr, ytr = np.concatenate([xtr, xpa]), np.concatenate([ytr, ypa])
+        xpav, ypav = part_crops(n_val, args.seed + 8000, args.threads,
+                                args.cache / f"parts_val_{PARTS_RENDER_VERSION}_"
+                                             f"{args.seed + 8000}_{n_val}.npz")
         print(f"plus {args.part_crops} crops of sunburst cards' parts", flush=True)
 
     x20v = y20v = None
     if args.print2020_crops:
         n = args.print2020_crops
         x20, y20 = make_set(n, args.seed + 5000, args.threads,
-                            args.cache / f"print2020_{RENDER_VERSION}_{args.seed + 5000}_{n}.npz",
-                            print_name="2020")
+                            args.cache / f"print2020_{PARTS_RENDER_VERSION}_{args.seed + 5000}_"
+                                         f"{n}.npz", print_name="2020")
         x2p, y2p = part_crops(n // 2, args.seed + 6000, args.threads,
-                              args.cache / f"parts2020_{RENDER_VERSION}_{args.seed + 6000}_"
+                              args.cache / f"parts2020_{PARTS_RENDER_VERSION}_{args.seed + 6000}_"
                                            f"{n // 2}.npz", print_name="2020")
         xtr, ytr = np.concatenate([xtr, x20, x2p]), np.concatenate([ytr, y20, y2p])
-        n_val = max(args.val // 3, 100)
         x20v, y20v = make_set(n_val, args.seed + 7000, args.threads,
-                              args.cache / f"print2020_val_{RENDER_VERSION}_{args.seed + 7000}_"
-                                           f"{n_val}.npz", print_name="2020")
+                              args.cache / f"print2020_val_{PARTS_RENDER_VERSION}_"
+                                           f"{args.seed + 7000}_{n_val}.npz", print_name="2020")
         print(f"plus {n} crops in the 2020s print and {n // 2} of their parts", flush=True)
 
     from vision.evaluate import shared_data_dir
@@ -538,6 +548,7 @@ def main(argv: list[str] | None = None) -> None:
 
     side_sets = [(name, x, y) for name, x, y in (("footage_val_acc", xfv, yfv),
                                                   ("pile_val_acc", xpv, ypv),
+                                                  ("parts_val_acc", xpav, ypav),
                                                   ("print2020_val_acc", x20v, y20v))
                  if x is not None]
 

@@ -82,6 +82,18 @@ def test_a_sunburst_part_crop_is_deterministic_and_shows_the_cards_colour():
     assert 95 <= np.median(hsv[..., 0][strong]) <= 125
 
 
+def test_a_sunburst_part_reaches_down_into_the_disc():
+    import cv2
+
+    # A located part holds the disc's upper half (and the top of the big digit), not only the
+    # coloured body above the disc's rim: much of the crop is the white disc.
+    whites = []
+    for seed in range(10):
+        hsv = cv2.cvtColor(render_part_crop("b_4", 100 + seed), cv2.COLOR_BGR2HSV)
+        whites.append(((hsv[..., 1] < 50) & (hsv[..., 2] > 150)).mean())
+    assert np.median(whites) > 0.25
+
+
 def test_black_cards_have_no_sunburst_parts():
     with pytest.raises(ValueError, match="coloured card"):
         render_part_crop("wild", 1)
@@ -130,3 +142,32 @@ def test_in_the_2020_print_a_six_turned_over_is_not_a_nine_and_digits_lean_right
     top = np.nonzero(ink[rows[len(rows) // 5]])[0].mean()
     bottom = np.nonzero(ink[rows[-len(rows) // 5]])[0].mean()
     assert top > bottom + 2
+
+
+def test_the_2020_print_draws_a_three_with_a_flat_top():
+    _print2020()
+    from vision.typeface import typeface_mask
+
+    three = typeface_mask((300, 240), "3", (120, 150), 200, italic=False) > 127
+    ys, xs = np.nonzero(three)
+    top_row = np.nonzero(three[ys.min() + (ys.max() - ys.min()) // 50])[0]
+    # A round-topped 3 is half as wide this near its top; the 2020s print's bar spans it.
+    assert np.ptp(top_row) > 0.8 * np.ptp(xs)
+
+
+def test_a_drop_shadow_falls_on_one_side_and_an_outline_on_both():
+    from vision.render import _ink, random_style
+
+    style = _print2020()(np.random.default_rng(1))
+    assert style.drop_shadow and style.shadow_offset[0] < 0
+    layer = np.zeros((100, 100), np.uint8)
+    layer[30:70, 40:60] = 255
+    dark_left, dark_right = [], []
+    for st in (style, random_style(np.random.default_rng(1))):
+        img = np.full((100, 100, 3), 255, np.uint8)
+        _ink(img, layer, (0, 0, 255), (0, 0, 0), 100, st)
+        dark = img.max(axis=2) < 60
+        dark_left.append(dark[40:60, 30:40].any())
+        dark_right.append(dark[40:60, 60:70].any())
+    assert dark_left == [True, True]
+    assert dark_right == [False, True]  # the 2020s print's shadow is cast left only

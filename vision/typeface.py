@@ -19,6 +19,10 @@ TYPEFACE_2020 = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 SLANT_2020 = 0.22
 """How far the 2020s print leans its digits (horizontal shift per unit of height)."""
 
+HEAVIER_2020 = 0.035
+"""The 2020s print's strokes are heavier than DejaVu Sans Bold's: grown by up to this share of
+the digit's height."""
+
 _DRAWN_PX = 120
 """Glyphs are drawn this large, then scaled to the size asked for."""
 
@@ -37,8 +41,10 @@ def _font(path: str):
 def typeface_mask(shape, text: str, center, height: float, path: str = TYPEFACE_2020,
                   italic: bool = True, weight: float = 1.0) -> np.ndarray:
     """A 0/255 mask (of `shape`'s height and width) of `text` in the font at `path`, its digits
-    `height` pixels tall and centred at `center`, slanted by `SLANT_2020` when `italic`. A 6 or
-    a 9 gets its underline below it, `weight` times the usual thickness."""
+    `height` pixels tall and centred at `center`, slanted by `SLANT_2020` when `italic`. The
+    strokes are grown with `weight` above 1 (up to `HEAVIER_2020` more), a 3 is drawn with the
+    2020s print's flat top, and a 6 or a 9 gets its underline below it, `weight` times the usual
+    thickness."""
     from PIL import Image, ImageDraw
 
     font = _font(path)
@@ -49,6 +55,12 @@ def typeface_mask(shape, text: str, center, height: float, path: str = TYPEFACE_
     ys, xs = np.nonzero(mask)
     top, bottom, left, right = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
     digit_h = bottom - top
+    if text == "3":
+        _flatten_top(mask, top, bottom, left, right)
+    grow = round(float(HEAVIER_2020 * digit_h * min(max(weight - 1.0, 0.0) / 0.2, 1.0)))
+    if grow:
+        mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                          (2 * grow + 1, 2 * grow + 1)))
     if text in ("6", "9"):
         # The underline that tells 6 from 9: a bar as wide as most of the digit, below it.
         bar_top = bottom + int(digit_h * 0.09)
@@ -63,3 +75,17 @@ def typeface_mask(shape, text: str, center, height: float, path: str = TYPEFACE_
     m = np.float32([[scale, -slant * scale, center[0] - scale * mx + slant * scale * my],
                     [0, scale, center[1] - scale * my]])
     return cv2.warpAffine(mask, m, (shape[1], shape[0]), flags=cv2.INTER_AREA)
+
+
+def _flatten_top(mask: np.ndarray, top: int, bottom: int, left: int, right: int) -> None:
+    """Redraw a 3's upper bowl as the 2020s print draws it: a flat bar along the top and a
+    stroke slanting from its right end down to the middle, where the lower bowl begins."""
+    h, w = bottom - top, right - left
+    stroke = max(2, round(float(cv2.distanceTransform(mask, cv2.DIST_L2, 5).max()) * 2))
+    middle = top + int(h * 0.52)
+    # DejaVu Sans Bold's upper bowl ends at 0.46 of the height: clear it, keep the lower one.
+    mask[top:top + int(h * 0.46), left:right] = 0
+    bar_right = right - int(w * 0.06)
+    mask[top:top + stroke, left + int(w * 0.06):bar_right] = 255
+    cv2.line(mask, (bar_right - stroke // 2, top + stroke // 2),
+             (left + int(w * 0.40), middle), 255, stroke, cv2.LINE_AA)
