@@ -87,6 +87,14 @@ def test_one_part_alone_is_not_given_up_for_the_whole_card():
     assert len(_whole_over_parts(readings)) == 2
 
 
+def test_one_part_read_as_the_whole_card_gives_way_to_it():
+    # A sure bottom part of a yellow 4 and the whole card read the same, a hair less surely
+    # (its top part was not read): the card's whole outline is the reading.
+    readings = [(1.0, 4, 2, BOTTOM), (0.99, 4, 2, WHOLE)]
+    kept = _whole_over_parts(readings)
+    assert len(kept) == 1 and np.array_equal(kept[0][3], WHOLE)
+
+
 def test_parts_stay_when_the_whole_card_is_read_far_less_surely():
     readings = [(1.0, 4, 2, BOTTOM), (0.98, 2, 4, TOP), (0.5, 9, 2, WHOLE)]
     assert len(_whole_over_parts(readings)) == 3
