@@ -20,10 +20,20 @@ TOP, BOTTOM = quad(105, 105, 195, 160), quad(105, 190, 195, 245)  # its body abo
 
 
 def test_the_top_and_bottom_parts_of_one_card_read_alike_are_one_reading_of_the_whole_card():
-    readings = [(0.99, 7, 3, TOP), (0.95, 7, 3, BOTTOM), (0.6, 9, 7, WHOLE)]
+    # The whole outline, read with the disc across its middle, is read far less surely (under
+    # ENCLOSING_CONFIDENCE times the parts) as another card.
+    readings = [(0.99, 7, 3, TOP), (0.95, 7, 3, BOTTOM), (0.5, 9, 7, WHOLE)]
     joined = _join_parts(readings, [WHOLE, TOP, BOTTOM])
-    assert [(conf, top) for conf, top, _, _ in joined] == [(0.99, 7), (0.6, 9)]
+    assert [(conf, top) for conf, top, _, _ in joined] == [(0.99, 7), (0.5, 9)]
     assert np.array_equal(joined[0][3], WHOLE)
+
+
+def test_parts_are_not_joined_into_a_card_that_reads_as_another_card():
+    # The two small cards in a draw two's picture, each read as a 4, inside the card read
+    # (as surely) as the draw two it is: they are pieces of its picture, not its parts.
+    readings = [(0.97, 4, 3, TOP), (0.96, 4, 3, BOTTOM), (0.96, 9, 4, WHOLE)]
+    joined = _join_parts(readings, [WHOLE, TOP, BOTTOM])
+    assert [(conf, top) for conf, top, _, _ in joined] == [(0.97, 4), (0.96, 4), (0.96, 9)]
 
 
 def test_parts_read_as_different_cards_are_not_joined():

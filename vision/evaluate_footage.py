@@ -87,6 +87,14 @@ def draw_mismatches(truth: list[dict], found: list[dict]) -> list[str]:
             if id(e) not in matched]
 
 
+def card_misreadings(truth: list[dict], found: list[dict]) -> list[str]:
+    """The plays found with the wrong card, a line each (for `--verbose`)."""
+    true_cards = [e for e in truth if e["kind"] == "card"]
+    seen_cards = [e for e in found if e["kind"] == "card"]
+    return [f"card misread: t {g['t']:.2f} s, seat {g['seat']}, {g['card']} read as {f['card']}"
+            for g, f in match(true_cards, seen_cards, PLAY_MATCH_S) if f["card"] != g["card"]]
+
+
 def score(truth: list[dict], found: list[dict]) -> Score:
     s = Score()
     true_cards = [e for e in truth if e["kind"] == "card"]
@@ -158,7 +166,8 @@ def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
             print(f"{path.name}: {s.found}/{s.plays} found, {s.phantom} phantom, seats "
                   f"{s.seat_right}, draws {s.draws_found}/{s.draws} (+{s.draw_phantom})",
                   flush=True)
-            for line in draw_mismatches(truth[1:], result.events):
+            for line in (card_misreadings(truth[1:], result.events)
+                         + draw_mismatches(truth[1:], result.events)):
                 print(f"  {line}", flush=True)
         total.add(s)
     return total, len(paths)
