@@ -50,7 +50,7 @@ _FONTS = (
 
 SUNBURST_DISC_RADIUS = (0.40, 0.47)
 """The sunburst design's white disc: its radius as a share of the face's width, drawn in this
-range (the part crops cut the body from the border to the disc's rim with the same range)."""
+range."""
 
 
 def _rng(seed: int | np.random.Generator) -> np.random.Generator:
@@ -660,10 +660,11 @@ def render_part_crop(label: str, seed: int | np.random.Generator = 0,
     """A training crop of one part of a sunburst card, labelled with the card (one of
     `SUNBURST_PART_TOKENS`): the coloured body above or below the white disc, with the corner
     index in it, located as the locator finds it on real tables (a card-shaped blob of its
-    own, about a third of the card). On the Hemant phone photos the top part was read as a 2
-    of the card's colour whatever the card (y_4, y_5, y_6, y_9 -> y_2); the runtime keeps a
-    whole card's reading over its parts, but a part is often all that is located. `style`
-    draws the print (default: `random_style`'s sunburst design)."""
+    own, about a third of the card, reaching into the disc: `PART_REACH`). On the Hemant
+    phone photos the top part was read as a 2 of the card's colour whatever the card (y_4,
+    y_5, y_6, y_9 -> y_2); the runtime keeps a whole card's reading over its parts, but a part
+    is often all that is located. `style` draws the print (default: `random_style`'s
+    sunburst design)."""
     from vision.rectify import normalise_white, warp_card
 
     if label not in SUNBURST_PART_TOKENS:
