@@ -475,13 +475,13 @@ def main(argv: list[str] | None = None) -> None:
     xva, yva = make_set(args.val, args.seed + 1000, args.threads,
                         args.cache / f"val_{RENDER_VERSION}_{args.seed + 1000}_{args.val}.npz")
 
+    n_val = max(args.val // 3, 100)  # the size of each extra held-out set
     xfv = yfv = None
     if args.footage_crops:
         xfo, yfo = make_set(args.footage_crops, args.seed + 2000, args.threads,
                             args.cache / f"footage_{RENDER_VERSION}_{args.seed + 2000}_"
                                          f"{args.footage_crops}.npz", print_name="footage")
         xtr, ytr = np.concatenate([xtr, xfo]), np.concatenate([ytr, yfo])
-        n_val = max(args.val // 3, 100)
         xfv, yfv = make_set(n_val, args.seed + 3000, args.threads,
                             args.cache / f"footage_val_{RENDER_VERSION}_{args.seed + 3000}_"
                                          f"{n_val}.npz", print_name="footage")
@@ -501,7 +501,6 @@ def main(argv: list[str] | None = None) -> None:
                                    args.cache / f"tables_{RENDER_VERSION}_{tables}.npz")
         xtr, ytr = np.concatenate([xtr, xtn]), np.concatenate([ytr, ytn])
 
-    n_val = max(args.val // 3, 100)
     xpav = ypav = None
     if args.part_crops:
         xpa, ypa = part_crops(args.part_crops, args.seed + 4000, args.threads,
