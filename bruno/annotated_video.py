@@ -338,18 +338,25 @@ class AnnotatedWriter:
         self.end_s = max(self.end_s, t + self.frame_s)
         return scene
 
-    def canvas(self, frame):
+    def canvas(self, frame, shrunk: Callable[[int, tuple[int, int]], np.ndarray] | None = None):
         """A new yuv420p frame at this video's size with `frame`'s picture, to draw on. Can
-        run apart from `write` (in another thread): it touches nothing of the writer's."""
+        run apart from `write` (in another thread): it touches nothing of the writer's.
+
+        `shrunk(index, size)`, when given, is `frame`'s plane `index` shrunk to `size` as
+        `shrink_plane` does it (`vision.frames.Frame.plane_shrunk`, which shares the work with
+        the watchers' copy of the frame)."""
         height, width = self.size
         if frame.format.name != "yuv420p" or frame.width % 2 or frame.height % 2:
             return frame.reformat(width=width, height=height, format="yuv420p")
         import av
 
+        if shrunk is None:
+            def shrunk(index: int, size: tuple[int, int]) -> np.ndarray:
+                return shrink_plane(plane_pixels(frame.planes[index]), size)
         out = av.VideoFrame(width, height, "yuv420p")
-        for index, (target, source) in enumerate(zip(out.planes, frame.planes, strict=True)):
+        for index, target in enumerate(out.planes):
             size = (height, width) if index == 0 else (height // 2, width // 2)
-            np.copyto(plane_pixels(target), shrink_plane(plane_pixels(source), size))
+            np.copyto(plane_pixels(target), shrunk(index, size))
         return out
 
     def close(self, whole: bool = True) -> None:

@@ -194,8 +194,8 @@ class AnnotatingAlong:
     def _take(self, frame: Frame, events: list[dict]) -> None:
         decoded = frame.decoded
         if self.writer.wants(frame.t_s):
-            self.waiting.append((frame.t_s, self.writer.canvas(decoded), decoded.pts,
-                                 decoded.time_base))
+            self.waiting.append((frame.t_s, self.writer.canvas(decoded, frame.plane_shrunk),
+                                 decoded.pts, decoded.time_base))
         if events:
             self.referee.see(events)
         self._draw_until(frame.t_s - self.lag_s)

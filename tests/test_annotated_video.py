@@ -16,6 +16,7 @@ from bruno.annotated_video import (
     INFO_CAPTION_S,
     KNOCK_FLASH_S,
     PENALTY_CAPTION_S,
+    AnnotatedWriter,
     AnnotationError,
     Overlay,
     Scene,
@@ -27,7 +28,7 @@ from bruno.annotated_video import (
 )
 from bruno.overlay_layer import OverlayLayer
 
-from video_helpers import FPS, H, W, make_video
+from video_helpers import FPS, H, W, make_textured_video, make_video
 
 OVERLAY = Overlay(
     events=[{"t": 0.5, "kind": "card", "card": "r_7", "seat": 0}, {"t": 0.7, "kind": "knock"}],
@@ -196,3 +197,21 @@ def test_the_live_dashboard_shows_the_referees_top_card_not_the_events():
     overlay = live_overlay(default_camera_profile(4),
                            [{"t": 1.0, "kind": "card", "card": "r_7", "seat": 0}], [], "y_7")
     assert scene_at(overlay, 2.0).top_card == "y_7"
+
+
+def test_the_small_videos_picture_is_the_same_made_from_the_watchers_halving(tmp_path):
+    from vision.frames import plane_pixels, read_video
+
+    source = tmp_path / "noise.mp4"
+    make_textured_video(source)
+    writer = AnnotatedWriter(source, tmp_path / "small.mp4", full_size=False)
+    try:
+        for frame in read_video(source):
+            alone = writer.canvas(frame.decoded)
+            assert frame.small.shape == (180, 320, 3)  # the watchers' copy, halving kept
+            shared = writer.canvas(frame.decoded, frame.plane_shrunk)
+            assert (shared.width, shared.height) == (640, 360)
+            for a, b in zip(alone.planes, shared.planes, strict=True):
+                assert np.array_equal(plane_pixels(a), plane_pixels(b))
+    finally:
+        writer.abandon()

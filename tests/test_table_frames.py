@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gc
 import threading
+import weakref
 from fractions import Fraction
 
 import av
@@ -15,9 +17,13 @@ from vision.frames import (
     decoded_ahead,
     first_frame,
     frame_from_image,
+    plane_pixels,
     read_camera,
     read_video,
+    shrink_plane,
 )
+
+from video_helpers import make_textured_video
 
 
 def test_a_variable_frame_rate_video_keeps_each_frames_own_time(tmp_path):
@@ -91,3 +97,38 @@ def test_the_analysis_copy_is_made_only_when_looked_at(tmp_path):
     assert made == []
     assert frame.small.shape == (18, 32, 3) and frame.small is frame.small
     assert made == [True]
+
+
+def test_a_planes_shared_first_halving_shrinks_it_as_shrinking_it_alone_does(tmp_path):
+    path = tmp_path / "noise.mp4"
+    make_textured_video(path)
+    for frame in read_video(path):
+        small = frame.small  # first, as the watchers make it: the halvings are kept
+        assert small.shape == (180, 320, 3)
+        for index, sizes in enumerate([[(360, 640), (180, 320), (135, 240), (720, 1280)],
+                                       [(180, 320), (90, 160), (100, 200), (360, 640)],
+                                       [(180, 320), (90, 160), (100, 200), (360, 640)]]):
+            alone = plane_pixels(frame.decoded.planes[index])
+            for size in sizes:
+                assert np.array_equal(frame.plane_shrunk(index, size), shrink_plane(alone, size))
+
+
+def test_a_decoded_frame_is_freed_as_soon_as_it_is_dropped(tmp_path):
+    # Left to the cycle collector, frames pile up between collections, and one collected in
+    # the knock detector's forked process hangs it (freeing the decoder's scaler waits on
+    # threads that process does not have).
+    path = tmp_path / "noise.mp4"
+    make_textured_video(path, size=(90, 160), frames=3)
+    frames = read_video(path)
+    gc.disable()
+    try:
+        first = next(frames)
+        assert first.small.shape == (90, 160, 3)
+        first.plane_shrunk(0, (45, 80))
+        dropped = weakref.ref(first)
+        del first
+        next(frames)  # the reader lets go of the one before
+        assert dropped() is None
+    finally:
+        gc.enable()
+        frames.close()

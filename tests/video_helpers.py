@@ -1,4 +1,4 @@
-"""Small test videos made with PyAV: a plain table colour, optionally a tone as sound."""
+"""Small test videos made with PyAV: a plain table colour, optionally a tone as sound; or noise."""
 
 from __future__ import annotations
 
@@ -35,3 +35,19 @@ def make_video(path, seconds: float = 2.0, sound: bool = True, fps: int = FPS,
                 frame.time_base = Fraction(1, 16000)
                 container.mux(audio.encode(frame))
             container.mux(audio.encode())
+
+
+def make_textured_video(path, size: tuple[int, int] = (720, 1280), frames: int = 2) -> None:
+    """Noise, so that every way of shrinking it shows."""
+    rng = np.random.default_rng(3)
+    with av.open(str(path), "w") as container:
+        stream = container.add_stream("libx264", rate=30)
+        stream.height, stream.width = size
+        stream.pix_fmt = "yuv420p"
+        for i in range(frames):
+            image = rng.integers(0, 256, (*size, 3), np.uint8)
+            frame = av.VideoFrame.from_ndarray(image, format="bgr24")
+            frame.pts = i
+            container.mux(stream.encode(frame))
+        container.mux(stream.encode())
+
