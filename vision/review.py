@@ -9,6 +9,7 @@ A video that breaks off keeps the events seen up to the break; `result.error` sa
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -80,7 +81,11 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
     watcher = TableWatcher(camera, read_card)
     # The sound track is listened to in another process while this one watches the frames:
     # the two halves share nothing until the merge, and a review has two cores to use.
-    pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("fork")) if listen else None
+    # The forked process freezes what it inherits first: its collector then never frees the
+    # parent's objects (a decoded frame's scaler, freed there, waits forever on threads a
+    # forked process does not have).
+    pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("fork"),
+                               initializer=gc.freeze) if listen else None
     heard = pool.submit(listen_to, path, keep_sound) if pool else None
     if follower is not None:
         # Started after the fork above: a forked process gets no copy of its thread.
