@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from bruno.overlay_layer import OverlayLayer
+from referee.cards import token_words
 from vision.frames import DECODER_OPTIONS, media_time_s, plane_pixels, shrink_plane
 
 ARROW_S = 1.5
@@ -458,7 +459,7 @@ def _seat_arrow(image: np.ndarray, overlay: Overlay, seat: int, centre: tuple[in
 
 
 def _top_card_badge(image: np.ndarray, token: str | None, scale: float) -> None:
-    text = f"top card: {token}" if token else "top card: -"
+    text = f"top card: {token_words(token)}" if token else "top card: -"
     colour = _CARD_COLOURS.get(token[0], (30, 30, 30)) if token and token[1:2] == "_" \
         else (30, 30, 30)
     pad = int(10 * scale)

@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from bruno.rule_texts import RULE_TEXTS
-from referee.cards import Card, CardError
+from referee.cards import token_words
 
 FRAME_WIDTH_PX = 560
 """Width of the frames shown per ruling: big enough to read a card, small enough to keep the
@@ -197,23 +197,13 @@ def _frame_html(report: ReportInput, ruling: dict) -> str:
         x0, y0, x1, y1 = report.pile_box
         cv2.rectangle(image, (int(x0 * w), int(y0 * h)), (int(x1 * w), int(y1 * h)),
                       (0, 215, 255), 2)
-        label = _card_words(ruling.get("card"))
+        label = ruling.get("card")
         if label:  # a ruling on what was said or how long it took has no card to point at
-            cv2.putText(image, label, (int(x0 * w), max(14, int(y0 * h) - 6)),
+            cv2.putText(image, token_words(label), (int(x0 * w), max(14, int(y0 * h) - 6)),
                         cv2.FONT_HERSHEY_SIMPLEX, 0.55, (0, 215, 255), 2, cv2.LINE_AA)
     alt = html.escape(f"video frame at {_clock(moment)}")
     return (f'<figure><img class=frame alt="{alt}" src="{_data_uri(image)}">'
             f"<figcaption>the table at {_clock(moment)}</figcaption></figure>")
-
-
-def _card_words(token: str | None) -> str | None:
-    """'blue 9' for `b_9`, as the ruling's message names it; None for no card."""
-    if not token:
-        return None
-    try:
-        return Card.parse(token).name
-    except CardError:
-        return token
 
 
 def _knock_strip(report: ReportInput, ruling: dict) -> str:

@@ -112,6 +112,13 @@ ALL_TOKENS: tuple[str, ...] = tuple(card.token for card in ALL_CARDS)
 _BY_TOKEN: dict[str, Card] = {card.token: card for card in ALL_CARDS}
 
 
+def token_words(token: str) -> str:
+    """A card token in plain English for people ('b_9' -> 'blue 9', see `Card.name`); a token
+    that names no card comes back as it is."""
+    card = _BY_TOKEN.get(token)
+    return card.name if card is not None else token
+
+
 def deck() -> list[Card]:
     """The 108-card UNO deck: per colour one 0 and two of every other coloured card,
     plus four wild and four wild draw four."""

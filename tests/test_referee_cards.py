@@ -1,6 +1,6 @@
 import pytest
 
-from referee.cards import ALL_TOKENS, Card, CardError, Color, deck, parse_color
+from referee.cards import ALL_TOKENS, Card, CardError, Color, deck, parse_color, token_words
 
 
 def test_there_are_54_distinct_tokens():
@@ -53,3 +53,10 @@ def test_colours_parse_from_letters_and_words():
     assert parse_color("blue") is Color.BLUE
     with pytest.raises(CardError, match="colours are r, y, g, b"):
         parse_color("purple")
+
+
+def test_cards_are_named_for_people_in_words():
+    assert token_words("b_9") == "blue 9"
+    assert token_words("y_draw_2") == "yellow draw two"
+    assert token_words("wild_draw_4") == "wild draw four"
+    assert token_words("not_a_card") == "not_a_card"

@@ -114,10 +114,3 @@ def test_the_report_renders_in_a_real_headless_browser(tmp_path):
     red = (image[:, :, 2] > 180) & (image[:, :, 1] < 90) & (image[:, :, 0] < 90)
     assert red.sum() > 200
 
-
-def test_the_pile_in_a_rulings_frame_is_labelled_with_the_card_in_words_or_not_at_all():
-    from bruno.report import _card_words
-
-    assert _card_words("b_9") == "blue 9"
-    assert _card_words("y_draw_2") == "yellow draw two"
-    assert _card_words(None) is None  # "UNO" said instead of "Bruno": no card to point at
