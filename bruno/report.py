@@ -169,6 +169,14 @@ def _timeline(report: ReportInput) -> str:
             f'role="img" aria-label="timeline">{"".join(marks)}</svg>{legend}')
 
 
+PENALTY_TITLES = {
+    "illegal_card": "illegal card", "out_of_turn": "out of turn", "missed_knock": "missed knock",
+    "same_number_two_colors": "same number in two colours", "too_slow": "too slow (SEG)",
+    "wrong_call": "wrong call",
+}
+"""How each penalty is headed in the report (a rule the table does not know: its id)."""
+
+
 def _ruling_card(report: ReportInput, index: int, ruling: dict) -> str:
     rule_text = RULE_TEXTS.get(ruling.get("ref") or "", "")
     frame_html = _frame_html(report, ruling)
@@ -177,13 +185,17 @@ def _ruling_card(report: ReportInput, index: int, ruling: dict) -> str:
     badge = " <span class=badge>from notes</span>" if _rests_on_notes(report, ruling) else ""
     return (
         f'<section class=ruling id="ruling-{index}">'
-        f'<h3>{_clock(ruling["t"])} — {html.escape(ruling["rule"].replace("_", " "))}, '
+        f'<h3>{_clock(ruling["t"])} — {html.escape(_title(ruling["rule"]))}, '
         f'{seat}, {ruling.get("penalty", 0)} penalty cards{badge}</h3>'
         f'<p class=message>{html.escape(ruling["message"])}</p>'
         f'<div class=evidence>{frame_html}{strip}</div>'
         f'<p class=rule><b>{html.escape(ruling.get("ref") or "")}</b> '
         f'{html.escape(rule_text)}</p></section>'
     )
+
+
+def _title(rule: str) -> str:
+    return PENALTY_TITLES.get(rule, rule.replace("_", " "))
 
 
 def _frame_html(report: ReportInput, ruling: dict) -> str:

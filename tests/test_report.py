@@ -114,3 +114,12 @@ def test_the_report_renders_in_a_real_headless_browser(tmp_path):
     red = (image[:, :, 2] > 180) & (image[:, :, 1] < 90) & (image[:, :, 0] < 90)
     assert red.sum() > 200
 
+
+
+def test_every_penalty_is_headed_in_words():
+    from bruno.report import PENALTY_TITLES
+    from referee.rulings import PENALTY_RULES
+
+    assert set(PENALTY_TITLES) == set(PENALTY_RULES)
+    page = render_report(example_report())
+    assert "same number in two colours, seat" in page and "two colors" not in page
