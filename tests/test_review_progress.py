@@ -164,3 +164,28 @@ def test_parallel_reviews_send_their_progress_to_the_bars(rendered, tmp_path, mo
     # The bars ended full, the overall line too.
     progress = bars[0].progress
     assert all(task.finished for task in progress.tasks)
+
+
+def test_parallel_reviews_start_while_opencv_has_its_threads_running(rendered, tmp_path):
+    # OpenCV's thread pool, running in this process when the reviewers are forked, must not
+    # hang them (a forked process has none of its threads).
+    import threading
+
+    import cv2
+    import numpy as np
+
+    clip, profile, reader = rendered
+    cv2.setNumThreads(2)
+    cv2.GaussianBlur(np.zeros((1500, 1500, 3), np.uint8), (9, 9), 0)  # the pool now runs
+    copies = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        copies.append(type(clip)(shutil.copy(clip, tmp_path / name / "game.mp4")))
+    done: list = []
+    thread = threading.Thread(daemon=True, target=lambda: done.append(run_reviews(
+        copies, tmp_path / "out", reader, profile=profile, dealer=1, jobs=2, quiet=True)))
+    thread.start()
+    thread.join(timeout=120)
+    assert done, "the forked reviewers hung"
+    results, failures = done[0]
+    assert failures == [] and len(results) == 2
