@@ -150,7 +150,7 @@ def test_resume_after_sigkill_mid_game_gives_the_same_state_and_loses_nothing(cl
     events = [e for e in killed if e["kind"] not in ("game", "clock", "ruling", "info")]
     assert f"replayed {len(events)} events" in out and "differ" not in out
     # The state the replay reached is the one the killed run had announced.
-    assert f"State: top card r_0, colour r, seat {last_turn} to play" in out
+    assert f"State: top card red 0, colour red, seat {last_turn} to play" in out
     assert f"resume with: bruno live --resume {journal}" in out
 
     after = journal.read_bytes()

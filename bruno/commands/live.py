@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from bruno.errors import UserError
+from referee.cards import parse_color, token_words
 
 if TYPE_CHECKING:  # the camera, sound and model stacks load only when a table is refereed
     from bruno.live.journal import JournalContents
@@ -350,7 +351,8 @@ def _print_state(console, session: LiveSession) -> None:
         console.print("Waiting for the dealer's card.")
         return
     turn = "?" if state["turn"] is None else state["turn"]
-    console.print(f"State: top card {state['top']}, colour {state['color'] or '-'}, "
+    colour = parse_color(state["color"]).word if state["color"] else "-"
+    console.print(f"State: top card {token_words(state['top'])}, colour {colour}, "
                   f"seat {turn} to play" + (", paused (STOP)" if state["paused"] else ""))
 
 
