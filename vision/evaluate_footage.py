@@ -69,17 +69,17 @@ def match(truth: list[dict], found: list[dict], tolerance_s: float) -> list[tupl
     return out
 
 
-def _draws(truth: list[dict], found: list[dict]
-           ) -> tuple[list[dict], list[dict], list[tuple[dict, dict]]]:
-    """(true draws, detected draws, their one-to-one pairs)."""
-    true_draws = [e for e in truth if e["kind"] == "draw"]
-    seen_draws = [e for e in found if e["kind"] == "draw"]
-    return true_draws, seen_draws, match(true_draws, seen_draws, DRAW_MATCH_S)
+def _paired(truth: list[dict], found: list[dict], kind: str, tolerance_s: float
+            ) -> tuple[list[dict], list[dict], list[tuple[dict, dict]]]:
+    """(true events of `kind`, detected ones, their one-to-one pairs within `tolerance_s`)."""
+    true_events = [e for e in truth if e["kind"] == kind]
+    seen_events = [e for e in found if e["kind"] == kind]
+    return true_events, seen_events, match(true_events, seen_events, tolerance_s)
 
 
 def draw_mismatches(truth: list[dict], found: list[dict]) -> list[str]:
     """The draws missed and the phantom ones, a line each (for `--verbose`)."""
-    true_draws, seen_draws, pairs = _draws(truth, found)
+    true_draws, seen_draws, pairs = _paired(truth, found, "draw", DRAW_MATCH_S)
     matched = {id(e) for pair in pairs for e in pair}
     true_ids = {id(e) for e in true_draws}
     return [f"draw {'missed' if id(e) in true_ids else 'phantom'}: t {e['t']:.2f} s, "
@@ -89,31 +89,26 @@ def draw_mismatches(truth: list[dict], found: list[dict]) -> list[str]:
 
 def card_misreadings(truth: list[dict], found: list[dict]) -> list[str]:
     """The plays found with the wrong card, a line each (for `--verbose`)."""
-    true_cards = [e for e in truth if e["kind"] == "card"]
-    seen_cards = [e for e in found if e["kind"] == "card"]
+    _, _, pairs = _paired(truth, found, "card", PLAY_MATCH_S)
     return [f"card misread: t {g['t']:.2f} s, seat {g['seat']}, {g['card']} read as {f['card']}"
-            for g, f in match(true_cards, seen_cards, PLAY_MATCH_S) if f["card"] != g["card"]]
+            for g, f in pairs if f["card"] != g["card"]]
 
 
 def score(truth: list[dict], found: list[dict]) -> Score:
     s = Score()
-    true_cards = [e for e in truth if e["kind"] == "card"]
-    seen_cards = [e for e in found if e["kind"] == "card"]
-    pairs = match(true_cards, seen_cards, PLAY_MATCH_S)
+    true_cards, seen_cards, pairs = _paired(truth, found, "card", PLAY_MATCH_S)
     s.plays, s.found, s.phantom = len(true_cards), len(pairs), len(seen_cards) - len(pairs)
     for g, f in pairs:
         s.seat_right += f["seat"] == g["seat"]
         s.seat_none += f["seat"] is None
         s.card_right += f["card"] == g["card"]
         s.errors_s.append(f["t"] - g["t"])
-    true_draws, seen_draws, draw_pairs = _draws(truth, found)
+    true_draws, seen_draws, draw_pairs = _paired(truth, found, "draw", DRAW_MATCH_S)
     s.draws, s.draws_found = len(true_draws), len(draw_pairs)
     s.draw_phantom = len(seen_draws) - len(draw_pairs)
     s.draw_seat_right = sum(f["seat"] == g["seat"] for g, f in draw_pairs)
-    true_removed = [e for e in truth if e["kind"] == "card_removed"]
-    seen_removed = [e for e in found if e["kind"] == "card_removed"]
-    s.removals = len(true_removed)
-    s.removals_found = len(match(true_removed, seen_removed, PLAY_MATCH_S))
+    true_removed, _, removal_pairs = _paired(truth, found, "card_removed", PLAY_MATCH_S)
+    s.removals, s.removals_found = len(true_removed), len(removal_pairs)
     return s
 
 
