@@ -23,7 +23,7 @@ import numpy as np
 
 from bruno.overlay_layer import OverlayLayer
 from referee.cards import token_words
-from vision.frames import DECODER_OPTIONS, media_time_s, plane_pixels, shrink_plane
+from vision.frames import DECODER_OPTIONS, PlaneShrinker, media_time_s, plane_pixels
 
 ARROW_S = 1.5
 """How long a play's seat arrow stays on screen after the card came to rest."""
@@ -339,21 +339,19 @@ class AnnotatedWriter:
         self.end_s = max(self.end_s, t + self.frame_s)
         return scene
 
-    def canvas(self, frame, shrunk: Callable[[int, tuple[int, int]], np.ndarray] | None = None):
+    def canvas(self, frame, shrunk: PlaneShrinker | None = None):
         """A new yuv420p frame at this video's size with `frame`'s picture, to draw on. Can
         run apart from `write` (in another thread): it touches nothing of the writer's.
 
-        `shrunk(index, size)`, when given, is `frame`'s plane `index` shrunk to `size` as
-        `shrink_plane` does it (`vision.frames.Frame.plane_shrunk`, which shares the work with
-        the watchers' copy of the frame)."""
+        `shrunk(index, size)`, when given, is `frame`'s plane `index` shrunk to `size` by a
+        `vision.frames.PlaneShrinker` that the watchers' copy of the frame shares
+        (`Frame.plane_shrunk`); else a shrinker of its own."""
         height, width = self.size
         if frame.format.name != "yuv420p" or frame.width % 2 or frame.height % 2:
             return frame.reformat(width=width, height=height, format="yuv420p")
         import av
 
-        if shrunk is None:
-            def shrunk(index: int, size: tuple[int, int]) -> np.ndarray:
-                return shrink_plane(plane_pixels(frame.planes[index]), size)
+        shrunk = shrunk or PlaneShrinker(frame)
         out = av.VideoFrame(width, height, "yuv420p")
         for index, target in enumerate(out.planes):
             size = (height, width) if index == 0 else (height // 2, width // 2)
