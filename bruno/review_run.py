@@ -9,15 +9,13 @@ processes send their progress to this one through a queue; this one alone draws.
 
 from __future__ import annotations
 
-import gc
 import queue as queue_module
 import sys
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from functools import partial
 from multiprocessing import get_context
 from pathlib import Path
 
-import cv2
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -37,6 +35,7 @@ from calibration.profile import ProfileError
 from referee.eventlog import dumps
 from vision.frames import FrameSourceError, video_duration_s
 from vision.pile_watcher import CardReader
+from vision.review import forked_pool
 
 PASSES = ("watch",)
 """The passes over the footage a file's bar counts from the start, each the footage's duration
@@ -248,16 +247,9 @@ def _review_in_parallel(plan: list[tuple[Path, Path]], read_card: CardReader, op
                         jobs: int, bars: ReviewBars, results: list, failures: list) -> None:
     """One process per file, `jobs` at a time; their progress comes back through a queue that
     this process drains while it waits."""
-    # OpenCV's thread pool does not survive a fork: a forked reviewer that touches it (the
-    # table watcher sets it to one thread) would wait forever on threads it does not have.
-    # Reviews use one OpenCV thread anyway, so the pool is stopped here, before the forks.
-    cv2.setNumThreads(1)
-    context = get_context("fork")
-    with context.Manager() as manager:
+    with get_context("fork").Manager() as manager:
         queue = manager.Queue()
-        # Each forked reviewer freezes what it inherits (see vision.review.review_video).
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context,
-                                 initializer=gc.freeze) as pool:
+        with forked_pool(jobs) as pool:
             futures: dict[Future, int] = {
                 pool.submit(_review_one, path, folder, read_card, options,
                             partial(_send, queue, index)): index

@@ -17,6 +17,7 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Protocol
 
+import cv2
 import numpy as np
 
 from calibration.camera import CameraProfile
@@ -81,11 +82,7 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
     watcher = TableWatcher(camera, read_card)
     # The sound track is listened to in another process while this one watches the frames:
     # the two halves share nothing until the merge, and a review has two cores to use.
-    # The forked process freezes what it inherits first: its collector then never frees the
-    # parent's objects (a decoded frame's scaler, freed there, waits forever on threads a
-    # forked process does not have).
-    pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("fork"),
-                               initializer=gc.freeze) if listen else None
+    pool = forked_pool(1) if listen else None
     heard = pool.submit(listen_to, path, keep_sound) if pool else None
     if follower is not None:
         # Started after the fork above: a forked process gets no copy of its thread.
@@ -130,6 +127,20 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
             knocks = [k for k in knocks if k["t"] <= last_t]
     result.events = merge_events(seen, knocks)
     return result
+
+
+def forked_pool(workers: int) -> ProcessPoolExecutor:
+    """A pool of `workers` forked processes, safe to fork from a process that decodes and
+    watches footage. A forked process has none of its parent's threads, so:
+
+    - OpenCV's thread pool is stopped first (reviews use one OpenCV thread anyway): a forked
+      process that set it (the table watcher does) waited forever on the pool's threads;
+    - each process freezes what it inherits before anything else, so its collector never
+      frees the parent's objects (a decoded frame's scaler, freed there, waited forever on
+      the scaler's threads)."""
+    cv2.setNumThreads(1)
+    return ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork"),
+                               initializer=gc.freeze)
 
 
 def _knocks_heard(heard, wait: bool) -> list[dict] | None:
