@@ -61,6 +61,22 @@ def _review_one(footage: Path, folder: Path, read_card: CardReader, options: dic
         return f"{footage}: {error}"
 
 
+_worker_reader: CardReader | None = None
+"""The card reader of a reviewing process of `--jobs`, handed over when it was forked: the
+recogniser's reader holds a model session and cannot be pickled with each file's task."""
+
+
+def _keep_reader(read_card: CardReader) -> None:
+    global _worker_reader
+    _worker_reader = read_card
+
+
+def _review_in_worker(footage: Path, folder: Path, options: dict,
+                      progress: ReviewProgress) -> ReviewOutcome | str:
+    assert _worker_reader is not None, "a reviewing process is started by _review_in_parallel"
+    return _review_one(footage, folder, _worker_reader, options, progress)
+
+
 def _send(queue, index: int, stage: str, seconds: float) -> None:
     """A reviewing process's progress, on its way to the one that draws."""
     queue.put((index, stage, seconds))
@@ -249,9 +265,9 @@ def _review_in_parallel(plan: list[tuple[Path, Path]], read_card: CardReader, op
     this process drains while it waits."""
     with get_context("fork").Manager() as manager:
         queue = manager.Queue()
-        with forked_pool(jobs) as pool:
+        with forked_pool(jobs, _keep_reader, (read_card,)) as pool:
             futures: dict[Future, int] = {
-                pool.submit(_review_one, path, folder, read_card, options,
+                pool.submit(_review_in_worker, path, folder, options,
                             partial(_send, queue, index)): index
                 for index, (path, folder) in enumerate(plan)}
             pending = set(futures)

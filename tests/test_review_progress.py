@@ -189,3 +189,22 @@ def test_parallel_reviews_start_while_opencv_has_its_threads_running(rendered, t
     assert done, "the forked reviewers hung"
     results, failures = done[0]
     assert failures == [] and len(results) == 2
+
+
+def test_parallel_reviews_take_a_card_reader_that_cannot_be_pickled(rendered, tmp_path):
+    # The recogniser's reader is a closure over a model session: it reaches the reviewing
+    # processes by the fork, not with each file's task.
+    clip, profile, reader = rendered
+
+    def read(crop, t_s):  # a local function: pickle refuses it
+        return reader(crop, t_s)
+
+    copies = []
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        copies.append(type(clip)(shutil.copy(clip, tmp_path / name / "game.mp4")))
+    results, failures = run_reviews(copies, tmp_path / "out", read, profile=profile, dealer=1,
+                                    jobs=2, quiet=True)
+    assert failures == [] and len(results) == 2
+    assert results[0].rulings == results[1].rulings
+    assert [e["card"] for e in results[0].events if e["kind"] == "card"]  # read by `read`

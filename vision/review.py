@@ -129,7 +129,8 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
     return result
 
 
-def forked_pool(workers: int) -> ProcessPoolExecutor:
+def forked_pool(workers: int, initializer: Callable[..., None] | None = None,
+                initargs: tuple = ()) -> ProcessPoolExecutor:
     """A pool of `workers` forked processes, safe to fork from a process that decodes and
     watches footage. A forked process has none of its parent's threads, so:
 
@@ -137,10 +138,19 @@ def forked_pool(workers: int) -> ProcessPoolExecutor:
       process that set it (the table watcher does) waited forever on the pool's threads;
     - each process freezes what it inherits before anything else, so its collector never
       frees the parent's objects (a decoded frame's scaler, freed there, waited forever on
-      the scaler's threads)."""
+      the scaler's threads).
+
+    `initializer(*initargs)` then runs in each process; being forked, they are handed over
+    as they are, never pickled (a card reader holding a model session cannot be)."""
     cv2.setNumThreads(1)
     return ProcessPoolExecutor(max_workers=workers, mp_context=get_context("fork"),
-                               initializer=gc.freeze)
+                               initializer=_forked_start, initargs=(initializer, initargs))
+
+
+def _forked_start(initializer: Callable[..., None] | None, initargs: tuple) -> None:
+    gc.freeze()
+    if initializer is not None:
+        initializer(*initargs)
 
 
 def _knocks_heard(heard, wait: bool) -> list[dict] | None:
