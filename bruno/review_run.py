@@ -58,7 +58,9 @@ def _review_one(footage: Path, folder: Path, read_card: CardReader, options: dic
     try:
         return review_footage(footage, folder, read_card, progress=progress, **options)
     except (ReviewError, ProfileError, OSError) as error:
-        return f"{footage}: {error}"
+        message = str(error)
+        # Errors about the footage itself name it already ("game.mp4: cannot be read ...").
+        return message if message.startswith(f"{footage}:") else f"{footage}: {message}"
 
 
 _worker_reader: CardReader | None = None

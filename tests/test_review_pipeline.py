@@ -91,3 +91,4 @@ def test_bruno_review_refuses_an_unwritable_folder_and_a_non_video_in_one_line(r
     result = bruno("review", bogus, "--profile", profile, "--out", tmp_path / "out")
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "notes.mp4" in result.stderr
+    assert f"{bogus}: {bogus}:" not in result.stderr  # the file is named once before its fault
