@@ -138,6 +138,7 @@ class _Pending:
     last_level_db: float = -np.inf
     high_floor_db: float = 0.0
     last_high_db: float = 0.0
+    peak_high_db: float = -np.inf
     low_floor_db: float = 0.0
     last_low_db: float = 0.0
 
@@ -311,6 +312,7 @@ class KnockDetector:
             pending.peak_power = power
         pending.last_level_db = level
         pending.last_high_db = high
+        pending.peak_high_db = max(pending.peak_high_db, high)
         pending.last_low_db = low
         waited = self._frame - pending.onset_frame
         if self._frame - pending.peak_frame < self._decay_frames and (
@@ -366,6 +368,7 @@ class KnockDetector:
             floor_db=pending.floor_db,
             ring_high_db=pending.last_high_db - pending.high_floor_db,
             ring_low_db=pending.last_low_db - pending.low_floor_db,
+            high_peak_db=pending.peak_high_db - pending.high_floor_db,
         )
         decided_at_s = self._time_of_sample(self._next_frame_end)
         confidence = knock_confidence(features, self.model)

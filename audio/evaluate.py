@@ -29,6 +29,7 @@ from audio.knock_score import KnockModel
 from audio.matching import MatchResult, match_onsets
 from audio.mixer import cut_excerpts, mix_at_snr
 from audio.sources import open_recording
+from audio.synthetic import reverberate
 from calibration.profile import ProfileError
 
 SNRS_DB = (20.0, 10.0, 5.0, 0.0)
@@ -182,6 +183,33 @@ def print_snr_table(clips: list[Clip], model: KnockModel | None = None) -> None:
         )
 
 
+#: The rooms of --rooms (and of audio.tune_scorer): RT60 (s), direct-to-reverberant (dB).
+ROOMS = ((0.4, 10.0), (0.8, 3.0), (0.3, 6.0))
+
+
+def print_room_table(clips: list[Clip], model: KnockModel | None = None) -> None:
+    """The split's knuckle knocks, and its distractors and backgrounds, as a microphone
+    across the table hears them in reverberant rooms (`audio.synthetic.reverberate`)."""
+    knocks = [(c, load_samples(c.path)) for c in clips if c.cls == "knuckle"]
+    quiet = [load_samples(c.path) for c in clips if c.kind in ("distractor", "background")]
+    quiet_s = sum(len(q) for q in quiet) / DETECTOR_RATE_HZ
+    print("\n### Knocks in reverberant rooms\n")
+    print("| RT60 (s) | direct/reverberant (dB) | knuckle recall | median onset err (ms) "
+          "| false knocks per 10 min (distractor + background) |")
+    print("| ---: | ---: | ---: | ---: | ---: |")
+    for rt60_s, direct_db in ROOMS:
+        total = MatchResult()
+        for clip, samples in knocks:
+            roomy = reverberate(samples, DETECTOR_RATE_HZ, rt60_s, direct_db)
+            total.add(match_onsets(knock_times(roomy, model), clip.event_times_s))
+        false = sum(len(knock_times(reverberate(q, DETECTOR_RATE_HZ, rt60_s, direct_db), model))
+                    for q in quiet)
+        placed = len(total.errors_s) + total.missed
+        print(f"| {rt60_s:.1f} | {direct_db:+.0f} | {_pct(len(total.errors_s), placed)} "
+              f"({len(total.errors_s)}/{placed}) | {_ms(total.errors_s, statistics.median)} "
+              f"| {600 * false / quiet_s:.1f} |")
+
+
 #: Confidence thresholds compared by --operating-points.
 MIN_CONFIDENCES = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 
@@ -232,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("data_dir", type=Path, help="knocks-dev, or the folder holding it")
     parser.add_argument("--split", choices=["test", "tune", "all"], default="test")
     parser.add_argument("--snr", action="store_true", help="also score knocks mixed into noise")
+    parser.add_argument("--rooms", action="store_true",
+                        help="also score the knocks and quiet clips through reverberant rooms")
     parser.add_argument("--profile", type=Path, help="room profile with a calibrated [mic]")
     parser.add_argument("--operating-points", action="store_true",
                         help="also compare min_confidence values (slow: one run each)")
@@ -252,6 +282,8 @@ def main(argv: list[str] | None = None) -> int:
         print_table(f"{split} split", score_clips(groups[split], model))
         if args.snr:
             print_snr_table(groups[split], model)
+        if args.rooms:
+            print_room_table(groups[split], model)
         if args.operating_points:
             print_operating_points(groups[split], model)
     return 0

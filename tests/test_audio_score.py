@@ -1,6 +1,9 @@
 """How the onset features' margins combine into a knock's confidence (audio.knock_score)."""
 
 import math
+from dataclasses import replace
+
+import pytest
 
 from audio.knock_score import (
     KnockModel,
@@ -8,6 +11,7 @@ from audio.knock_score import (
     combined_margin,
     knock_confidence,
     knock_margins,
+    ring_limit_db,
 )
 
 MODEL = KnockModel()
@@ -61,7 +65,7 @@ def test_the_tune_scorers_vectorised_rule_is_the_detectors_rule():
             decay_db=rng.uniform(0, 15), flux_db=10.0, centroid_hz=rng.uniform(80, 3000),
             flatness=10 ** rng.uniform(-3, -0.5), floor_db=-60.0,
             attack_ms=rng.uniform(0, 15), ring_high_db=rng.uniform(0, 30),
-            ring_low_db=rng.uniform(0, 50))
+            ring_low_db=rng.uniform(0, 50), high_peak_db=rng.uniform(0, 60))
         found.append(Onset(features, fold=0, group="knock"))
     accepted = Table(found).accepted(MODEL)
     expected = [knock_confidence(o.features, MODEL) >= 0.5 for o in found]
@@ -76,3 +80,27 @@ def test_the_tune_scorers_vectorised_rule_is_the_detectors_rule():
     assert gain("bright 0.7", 4000) / gain("bright 0.7", 200) > 3
     assert gain("dark", 4000) / gain("dark", 200) < 0.5
     assert len(version(np.zeros(16000, np.float32), "faster 1.15")) == int(16000 / 1.15)
+    # A room: an impulse gets a tail, as long as the input, at its direct-to-reverberant ratio.
+    click = np.zeros(16000, np.float32)
+    click[0] = 1.0
+    roomy = version(click, "room 0.4 10")
+    assert len(roomy) == 16000 and roomy[0] == 1.0
+    tail_energy = np.sum(roomy[1:].astype(np.float64) ** 2)
+    assert 10 * np.log10(1 / tail_energy) == pytest.approx(10, abs=0.1)
+
+
+def test_a_room_ringing_above_2khz_is_allowed_only_once_the_strike_has_faded():
+    # A knuckle across the table in a reverberant room: 20 ms after the peak the room still
+    # carries the click 25 dB over its own level above 2 kHz, but 30 dB under the strike.
+    knock = OnsetFeatures(strength_db=50, pre_level_db=0, decay_db=10, flux_db=20,
+                          centroid_hz=450, flatness=0.005, floor_db=-60, attack_ms=4.0,
+                          ring_high_db=25.0, ring_low_db=32.0, high_peak_db=55.0)
+    assert ring_limit_db(knock, MODEL) == 55.0 - MODEL.ring_high_drop_db
+    assert knock_margins(knock, MODEL)["ring"] > 0
+    assert knock_confidence(knock, MODEL) > 0.5
+    # The third round's rule (no such allowance) refused it on the ring.
+    third = replace(MODEL, ring_high_drop_db=math.inf)
+    assert knock_margins(knock, third)["ring"] < 0
+    # A cough goes on breathing: its high band is as loud at the decision as at its peak.
+    breath = OnsetFeatures(**{**knock.__dict__, "high_peak_db": 27.0})
+    assert knock_margins(breath, MODEL)["ring"] < 0

@@ -8,10 +8,13 @@ import statistics
 
 import pytest
 
+from audio.blocks import array_blocks
 from audio.dataset import default_shared_data, knocks_dir, load_clips, split_of
 from audio.detector import DETECTOR_RATE_HZ, detect_knocks
+from audio.evaluate import load_samples
 from audio.matching import match_onsets
 from audio.sources import open_recording
+from audio.synthetic import reverberate
 from calibration.mic import measure_mic
 
 KNOCKS_DEV = knocks_dir(default_shared_data())
@@ -45,6 +48,18 @@ def test_knuckle_knocks_of_the_test_split_are_heard_near_their_labels():
     # Measured: see audio/README.md. A floor under the measurement, not a target.
     assert len(match.errors_s) >= 11
     assert statistics.median(abs(e) for e in match.errors_s) <= 0.020
+
+
+def test_knuckle_knocks_are_heard_through_a_reverberant_room():
+    # Tune knocks, as a microphone across a table in a room with RT60 0.4 s hears them
+    # (+10 dB direct over reverberant sound). The third round's rules heard 21 of 30: the
+    # room smears the strike's click above 2 kHz past the decision (audio/README.md).
+    knuckles = clip("knuckle_train")
+    samples = load_samples(knuckles.path)
+    roomy = reverberate(samples, DETECTOR_RATE_HZ, rt60_s=0.4, direct_to_reverb_db=10.0)
+    blocks = array_blocks(roomy, DETECTOR_RATE_HZ, DETECTOR_RATE_HZ, 1600)
+    match = match_onsets([k.t_s for k in detect_knocks(blocks)], knuckles.event_times_s)
+    assert len(match.errors_s) >= 28
 
 
 def test_finger_pad_taps_are_not_heard_as_knocks():
