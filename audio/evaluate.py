@@ -187,27 +187,51 @@ def print_snr_table(clips: list[Clip], model: KnockModel | None = None) -> None:
 ROOMS = ((0.4, 10.0), (0.8, 3.0), (0.3, 6.0))
 
 
-def print_room_table(clips: list[Clip], model: KnockModel | None = None) -> None:
+def print_room_table(
+    clips: list[Clip], model: KnockModel | None = None, calibration: Clip | None = None
+) -> None:
     """The split's knuckle knocks, and its distractors and backgrounds, as a microphone
-    across the table hears them in reverberant rooms (`audio.synthetic.reverberate`)."""
+    across the table hears them in reverberant rooms (`audio.synthetic.reverberate`): with
+    `model`, and with a profile calibrated in the same room on `calibration` (the protocol
+    of `bruno calibrate mic --from`, on that clip through the room)."""
     knocks = [(c, load_samples(c.path)) for c in clips if c.cls == "knuckle"]
     quiet = [load_samples(c.path) for c in clips if c.kind in ("distractor", "background")]
     quiet_s = sum(len(q) for q in quiet) / DETECTOR_RATE_HZ
+    calibration_samples = load_samples(calibration.path) if calibration else None
     print("\n### Knocks in reverberant rooms\n")
+    if calibration:
+        print(f"Calibrated: a profile measured on {calibration.name} through the same room.\n")
     print("| RT60 (s) | direct/reverberant (dB) | knuckle recall | median onset err (ms) "
-          "| false knocks per 10 min (distractor + background) |")
-    print("| ---: | ---: | ---: | ---: | ---: |")
+          "| false knocks per 10 min (distractor + background) "
+          "| calibrated: recall | calibrated: false per 10 min |")
+    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for rt60_s, direct_db in ROOMS:
-        total = MatchResult()
-        for clip, samples in knocks:
-            roomy = reverberate(samples, DETECTOR_RATE_HZ, rt60_s, direct_db)
-            total.add(match_onsets(knock_times(roomy, model), clip.event_times_s))
-        false = sum(len(knock_times(reverberate(q, DETECTOR_RATE_HZ, rt60_s, direct_db), model))
-                    for q in quiet)
-        placed = len(total.errors_s) + total.missed
-        print(f"| {rt60_s:.1f} | {direct_db:+.0f} | {_pct(len(total.errors_s), placed)} "
-              f"({len(total.errors_s)}/{placed}) | {_ms(total.errors_s, statistics.median)} "
-              f"| {600 * false / quiet_s:.1f} |")
+        def room(samples, rt60_s=rt60_s, direct_db=direct_db):
+            return reverberate(samples, DETECTOR_RATE_HZ, rt60_s, direct_db)
+
+        cells = []
+        models = [model]
+        if calibration_samples is not None:
+            models.append(_calibrated_in(room(calibration_samples)))
+        for which, room_model in enumerate(models):
+            total = MatchResult()
+            for clip, samples in knocks:
+                total.add(match_onsets(knock_times(room(samples), room_model), clip.event_times_s))
+            false = sum(len(knock_times(room(q), room_model)) for q in quiet)
+            placed = len(total.errors_s) + total.missed
+            recall = f"{_pct(len(total.errors_s), placed)} ({len(total.errors_s)}/{placed})"
+            errors = [] if which else [_ms(total.errors_s, statistics.median)]
+            cells += [recall, *errors, f"{600 * false / quiet_s:.1f}"]
+        if calibration_samples is None:
+            cells += ["–", "–"]
+        print(f"| {rt60_s:.1f} | {direct_db:+.0f} | " + " | ".join(cells) + " |")
+
+
+def _calibrated_in(samples: np.ndarray) -> KnockModel:
+    from calibration.mic import knock_model_for, measure_mic
+
+    blocks = array_blocks(samples, DETECTOR_RATE_HZ, DETECTOR_RATE_HZ)
+    return knock_model_for(measure_mic(blocks).profile)
 
 
 #: Confidence thresholds compared by --operating-points.
@@ -283,7 +307,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.snr:
             print_snr_table(groups[split], model)
         if args.rooms:
-            print_room_table(groups[split], model)
+            knuckle_train = [c for c in clips if c.name == "knuckle_train"]
+            print_room_table(groups[split], model, knuckle_train[0] if knuckle_train else None)
         if args.operating_points:
             print_operating_points(groups[split], model)
     return 0

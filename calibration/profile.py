@@ -45,6 +45,11 @@ class MicProfile(BaseModel):
     knock_decay_db: float = Field(..., description="fall in the first 30 ms")
     knock_attack_ms: float = Field(..., ge=0)
     threshold_db: float = Field(..., ge=0, le=160, description="detector's min strength")
+    # Optional so that profiles written before they were measured stay valid (version 1).
+    knock_high_drop_db: float | None = Field(
+        None, description="fall of the band above 2 kHz from the strike to the decision")
+    knock_high_drop_over_decay_db: float | None = Field(
+        None, description="how much further that band fell than the whole knock")
     knocks_heard: int = Field(..., ge=1)
     measured_at: str | None = Field(None, description="ISO 8601 time of the calibration")
 

@@ -97,6 +97,18 @@ def test_a_table_with_slow_soft_knocks_loosens_the_shape_limits_and_never_tighte
     assert sharp.max_flatness == default.max_flatness
 
 
+def test_a_room_that_echoes_loosens_the_ring_checks_room_allowance_and_never_tightens_it():
+    default = knock_model_for(None)
+    assert knock_model_for(MIC).ring_high_drop_db == default.ring_high_drop_db  # not measured
+    echoing = knock_model_for(MIC.model_copy(update={"knock_high_drop_db": 14.0,
+                                                     "knock_high_drop_over_decay_db": 8.0}))
+    assert echoing.ring_high_drop_db == 8.0 and echoing.ring_high_drop_over_decay_db == 2.0
+    dry = knock_model_for(MIC.model_copy(update={"knock_high_drop_db": 40.0,
+                                                 "knock_high_drop_over_decay_db": 30.0}))
+    assert dry.ring_high_drop_db == default.ring_high_drop_db
+    assert dry.ring_high_drop_over_decay_db == default.ring_high_drop_over_decay_db
+
+
 def protocol_recording(tmp_path, knock_amplitude=0.5, noise_rms=1e-3, knocks=5):
     """5 s of quiet room, then `knocks` knocks a second apart, at 48 kHz."""
     rate = 48_000

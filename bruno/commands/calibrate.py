@@ -91,6 +91,8 @@ def _report(measurement: MicMeasurement, profile: Path, json_out: bool) -> None:
         print(f"margin           {measurement.margin_db:7.1f} dB (weakest knock over the floor)")
         print(f"knock spectrum   centroid {mic.knock_centroid_hz:.0f} Hz, "
               f"flatness {mic.knock_flatness:.4f}")
+        print(f"knock click      falls {mic.knock_high_drop_db:.1f} dB above 2 kHz by the "
+              "decision (less in a room that echoes)")
         print(f"threshold        {mic.threshold_db:7.1f} dB above the floor")
         print(f"wrote [mic] to {profile}")
     if mic.knocks_heard < KNOCKS:
@@ -98,7 +100,8 @@ def _report(measurement: MicMeasurement, profile: Path, json_out: bool) -> None:
               "knock harder or move the microphone closer, then calibrate again", file=sys.stderr)
     if measurement.knock_like < mic.knocks_heard:
         print(f"bruno: warning: only {measurement.knock_like} of the {mic.knocks_heard} loudest "
-              "sounds after the quiet part sound like knuckle knocks; check the recording",
+              "sounds after the quiet part sound like knuckle knocks, even to this profile; "
+              "check the recording",
               file=sys.stderr)
     if not measurement.margin_is_safe:
         print(f"bruno: warning: the margin is {measurement.margin_db:.1f} dB, under the "
