@@ -115,6 +115,11 @@ class KnockModel:
     #: Softness of the strength gate (dB); the gate itself is `DetectorParams.min_strength_db`.
     strength_spread_db: float = 3.0
     min_strength_db: float = 15.0
+    #: A calibrated table's knocks also reach at least this level (dB re full scale, the
+    #: peak frame's), however loud the room has become since; None: no such gate. A profile
+    #: sets it (`calibration.mic.knock_model_for`) instead of raising `min_strength_db`,
+    #: which counts from the room's current floor and so lost knocks when talk raised it.
+    min_level_db: float | None = None
     #: The soft minimum of the shape margins counts each up to this (in spreads), so a
     #: margin far on the knock side counts as merely "clear" ...
     combine_cap: float = 3.0
@@ -134,11 +139,21 @@ def ring_limit_db(features: OnsetFeatures, model: KnockModel) -> float:
     )
 
 
+def strength_margin(features: OnsetFeatures, model: KnockModel) -> float:
+    """How far the onset clears the strength gate over the room's floor and, for a
+    calibrated table, its absolute level gate (in spreads)."""
+    over_floor = (features.strength_db - model.min_strength_db) / model.strength_spread_db
+    if model.min_level_db is None:
+        return over_floor
+    level_db = features.floor_db + features.strength_db
+    return min(over_floor, (level_db - model.min_level_db) / model.strength_spread_db)
+
+
 def knock_margins(features: OnsetFeatures, model: KnockModel) -> dict[str, float]:
     """Each feature's margin on the knock side of its boundary, in spreads (0 = boundary)."""
     centroid = max(features.centroid_hz, 1.0)
     return {
-        "strength": (features.strength_db - model.min_strength_db) / model.strength_spread_db,
+        "strength": strength_margin(features, model),
         "jump": (features.strength_db - features.pre_level_db - model.min_jump_db)
         / model.jump_spread_db,
         "decay": (features.decay_db - model.min_decay_db) / model.decay_spread_db,

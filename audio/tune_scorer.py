@@ -145,7 +145,7 @@ class Table:
     """The collected onsets' features as arrays, so thousands of rules score in seconds."""
 
     NAMES = ("strength_db", "pre_level_db", "decay_db", "flatness", "attack_ms",
-             "centroid_hz", "ring_high_db", "ring_low_db", "high_peak_db")
+             "centroid_hz", "ring_high_db", "ring_low_db", "high_peak_db", "floor_db")
 
     def __init__(self, found: list[Onset]) -> None:
         self.f = {n: np.array([getattr(o.features, n) for o in found]) for n in self.NAMES}
@@ -167,7 +167,10 @@ class Table:
         f = self.f
         centroid = np.maximum(f["centroid_hz"], 1.0)
         return np.stack([
-            (f["strength_db"] - m.min_strength_db) / m.strength_spread_db,
+            np.minimum(
+                (f["strength_db"] - m.min_strength_db) / m.strength_spread_db,
+                np.inf if m.min_level_db is None
+                else (f["floor_db"] + f["strength_db"] - m.min_level_db) / m.strength_spread_db),
             (f["strength_db"] - f["pre_level_db"] - m.min_jump_db) / m.jump_spread_db,
             (f["decay_db"] - m.min_decay_db) / m.decay_spread_db,
             (math.log10(m.max_flatness) - np.log10(np.maximum(f["flatness"], 1e-9)))

@@ -137,7 +137,10 @@ def knock_model_for(mic: MicProfile | None) -> KnockModel:
     """The detector's model of a knock: the defaults, adjusted to a calibrated table.
 
     The centroid band is centred on the calibrated knocks (-1 / +1.3 octaves: knocks vary
-    with where and how hard the table is hit); the strength gate is the profile's threshold.
+    with where and how hard the table is hit). The profile's threshold becomes a gate on the
+    knock's absolute level (the calibrated floor + the threshold): a knock on this table
+    stays as loud when the room gets noisier, so it is not measured from the room's current
+    floor, which talk raises; the default gate over that floor still applies.
     Shape limits only ever loosen, to let in a table whose knocks are unusual: the flatness
     limit becomes three times the knocks' flatness, the attack limit one and a half times
     their attack, and the decay needed three quarters of theirs, when looser than the default.
@@ -150,7 +153,7 @@ def knock_model_for(mic: MicProfile | None) -> KnockModel:
     return replace(
         default,
         noise_floor_db=mic.noise_floor_db,
-        min_strength_db=mic.threshold_db,
+        min_level_db=mic.noise_floor_db + mic.threshold_db,
         min_centroid_hz=mic.knock_centroid_hz / 2.0,
         max_centroid_hz=mic.knock_centroid_hz * 2.5,
         max_flatness=max(default.max_flatness, 3 * mic.knock_flatness),

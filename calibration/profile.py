@@ -44,7 +44,8 @@ class MicProfile(BaseModel):
     knock_flatness: float = Field(..., ge=0, le=1)
     knock_decay_db: float = Field(..., description="fall in the first 30 ms")
     knock_attack_ms: float = Field(..., ge=0)
-    threshold_db: float = Field(..., ge=0, le=160, description="detector's min strength")
+    threshold_db: float = Field(
+        ..., ge=0, le=160, description="a knock's least level over the calibrated floor")
     # Optional so that profiles written before they were measured stay valid (version 1).
     knock_high_drop_db: float | None = Field(
         None, description="fall of the band above 2 kHz from the strike to the decision")
