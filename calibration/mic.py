@@ -39,16 +39,6 @@ MIN_THRESHOLD_DB = KnockModel().min_strength_db
 #: first 5 knocks, scored on its 24 later ones and the tune distractors and backgrounds,
 #: through the three rooms of audio.evaluate.ROOMS (audio/README.md, fourth round).
 RING_DROP_MARGIN_DB = 6.0
-#: A profile's flatness limit is this many times its knocks' median flatness, and at least
-#: `MIN_CALIBRATED_FLATNESS`: a table whose knocks ring cleanly tells them from claps (noise
-#: bursts) far better than the default limit, which must allow any microphone. Tune only:
-#: knuckle_train calibrated on its first 5 knocks, in five of audio.tune_scorer's versions
-#: (as recorded, bright 0.7, dark, two rooms): tune claps heard 250 -> 62 over the five,
-#: knocks 115 -> 114 of 120 later ones, false knocks 7 -> 6 (audio/README.md).
-FLATNESS_FACTOR = 6.0
-#: The tune knuckle knocks' 95th percentile of flatness, so a very clean calibration does
-#: not ask the game's knocks to be cleaner than a real recording's.
-MIN_CALIBRATED_FLATNESS = 0.01
 
 
 class CalibrationError(Exception):
@@ -151,11 +141,9 @@ def knock_model_for(mic: MicProfile | None) -> KnockModel:
     knock's absolute level (the calibrated floor + the threshold): a knock on this table
     stays as loud when the room gets noisier, so it is not measured from the room's current
     floor, which talk raises; the default gate over that floor still applies.
-    The flatness limit becomes `FLATNESS_FACTOR` times the knocks' flatness (tighter than the
-    default for a table that rings cleanly, which keeps claps out; looser for an unusual
-    one). The other shape limits only ever loosen, to let in a table whose knocks are
-    unusual: the attack limit one and a half times their attack, and the decay needed three
-    quarters of theirs, when looser than the default.
+    Shape limits only ever loosen, to let in a table whose knocks are unusual: the flatness
+    limit becomes three times the knocks' flatness, the attack limit one and a half times
+    their attack, and the decay needed three quarters of theirs, when looser than the default.
     In a room that echoes, the ring check's room allowance asks the click above 2 kHz to have
     fallen only `RING_DROP_MARGIN_DB` less than it did in the calibration knocks.
     """
@@ -168,7 +156,7 @@ def knock_model_for(mic: MicProfile | None) -> KnockModel:
         min_level_db=mic.noise_floor_db + mic.threshold_db,
         min_centroid_hz=mic.knock_centroid_hz / 2.0,
         max_centroid_hz=mic.knock_centroid_hz * 2.5,
-        max_flatness=max(MIN_CALIBRATED_FLATNESS, FLATNESS_FACTOR * mic.knock_flatness),
+        max_flatness=max(default.max_flatness, 3 * mic.knock_flatness),
         max_attack_ms=max(default.max_attack_ms, 1.5 * mic.knock_attack_ms),
         min_decay_db=min(default.min_decay_db, 0.75 * mic.knock_decay_db),
         ring_high_drop_db=_loosened(
