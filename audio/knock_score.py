@@ -39,6 +39,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class OnsetFeatures:
@@ -129,13 +131,18 @@ class KnockModel:
     combine_bias: float = 0.5
 
 
+# The margins are written with numpy's element-wise functions, so the same code scores one
+# onset (floats) in the detector and thousands at once (arrays of each feature) when rules
+# are compared offline (`audio.tune_scorer`).
+
+
 def ring_limit_db(features: OnsetFeatures, model: KnockModel) -> float:
     """How far (dB) the band above 2 kHz may stand over the room's at the decision."""
-    return max(
-        model.ring_high_room_db,
-        features.ring_low_db - model.ring_high_below_low_db,
+    return np.maximum(
+        np.maximum(model.ring_high_room_db, features.ring_low_db - model.ring_high_below_low_db),
         features.high_peak_db
-        - max(model.ring_high_drop_db, features.decay_db + model.ring_high_drop_over_decay_db),
+        - np.maximum(model.ring_high_drop_db,
+                     features.decay_db + model.ring_high_drop_over_decay_db),
     )
 
 
@@ -146,23 +153,24 @@ def strength_margin(features: OnsetFeatures, model: KnockModel) -> float:
     if model.min_level_db is None:
         return over_floor
     level_db = features.floor_db + features.strength_db
-    return min(over_floor, (level_db - model.min_level_db) / model.strength_spread_db)
+    return np.minimum(over_floor, (level_db - model.min_level_db) / model.strength_spread_db)
 
 
 def knock_margins(features: OnsetFeatures, model: KnockModel) -> dict[str, float]:
     """Each feature's margin on the knock side of its boundary, in spreads (0 = boundary)."""
-    centroid = max(features.centroid_hz, 1.0)
+    centroid = np.maximum(features.centroid_hz, 1.0)
     return {
         "strength": strength_margin(features, model),
         "jump": (features.strength_db - features.pre_level_db - model.min_jump_db)
         / model.jump_spread_db,
         "decay": (features.decay_db - model.min_decay_db) / model.decay_spread_db,
-        "flatness": (math.log10(model.max_flatness) - math.log10(max(features.flatness, 1e-9)))
+        "flatness": (math.log10(model.max_flatness)
+                     - np.log10(np.maximum(features.flatness, 1e-9)))
         / model.flatness_spread_log10,
         "attack": (model.max_attack_ms - features.attack_ms) / model.attack_spread_ms,
-        "centroid": min(
-            math.log2(centroid / model.min_centroid_hz),
-            math.log2(model.max_centroid_hz / centroid),
+        "centroid": np.minimum(
+            np.log2(centroid / model.min_centroid_hz),
+            np.log2(model.max_centroid_hz / centroid),
         )
         / model.centroid_spread_octaves,
         "ring": (ring_limit_db(features, model) - features.ring_high_db) / model.ring_spread_db,
@@ -177,13 +185,13 @@ def combined_margin(margins: dict[str, float], model: KnockModel) -> float:
     """min(level margins, `combine_bias` + soft minimum of the shape margins capped at
     `combine_cap`): >= 0 is a knock."""
     shape = [m for name, m in margins.items() if name not in LEVEL_MARGINS]
-    soft = model.combine_bias - math.log(
-        sum(math.exp(-min(m, model.combine_cap)) for m in shape)
+    soft = model.combine_bias - np.log(
+        sum(np.exp(-np.minimum(m, model.combine_cap)) for m in shape)
     )
-    return min(soft, *(margins[name] for name in LEVEL_MARGINS))
+    return np.minimum(soft, np.minimum(*(margins[name] for name in LEVEL_MARGINS)))
 
 
 def knock_confidence(features: OnsetFeatures, model: KnockModel) -> float:
     """0..1: how much the onset looks like a knuckle knock (0.5 = the acceptance line)."""
-    score = combined_margin(knock_margins(features, model), model)
+    score = float(combined_margin(knock_margins(features, model), model))
     return 1.0 / (1.0 + math.exp(-2.0 * max(score, -300.0)))

@@ -23,7 +23,7 @@ import itertools
 import math
 import pickle
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +33,7 @@ from audio.dataset import Clip, load_clips
 from audio.detector import DETECTOR_RATE_HZ as RATE
 from audio.detector import KnockDetector
 from audio.evaluate import ROOMS, load_samples
-from audio.knock_score import KnockModel, knock_margins
+from audio.knock_score import KnockModel, OnsetFeatures, combined_margin, knock_margins
 from audio.matching import match_onsets
 from audio.mixer import cut_excerpts, mix_at_snr
 from audio.synthetic import reverberate
@@ -142,56 +142,30 @@ def is_knock(o: Onset) -> bool:
 
 
 class Table:
-    """The collected onsets' features as arrays, so thousands of rules score in seconds."""
-
-    NAMES = ("strength_db", "pre_level_db", "decay_db", "flatness", "attack_ms",
-             "centroid_hz", "ring_high_db", "ring_low_db", "high_peak_db", "floor_db")
+    """The collected onsets' features as arrays, so thousands of rules score in seconds:
+    `audio.knock_score` computes the margins element-wise, on one onset or on all of them."""
 
     def __init__(self, found: list[Onset]) -> None:
-        self.f = {n: np.array([getattr(o.features, n) for o in found]) for n in self.NAMES}
+        self.features = OnsetFeatures(**{
+            field.name: np.array([getattr(o.features, field.name) for o in found])
+            for field in fields(OnsetFeatures)
+        })
         self.fold = np.array([o.fold for o in found])
         self.version = np.array([o.version for o in found])
         self.knock = np.array([is_knock(o) for o in found])
         self.knuckle = np.array([o.group == "knock" for o in found])
         self.false = np.array([o.group == "false" for o in found])
         self.clap = np.array([o.group == "clap" for o in found])
-        # The vectorised margins must be audio.knock_score's.
-        for o in found[:: max(1, len(found) // 200)]:
-            i = found.index(o)
-            want = knock_margins(o.features, KnockModel())
-            got = self.margins(KnockModel())[:, i]
-            assert np.allclose(list(want.values()), got), (want, got)
 
-    def margins(self, m: KnockModel) -> np.ndarray:
-        """(7, onsets): strength, jump, decay, flatness, attack, centroid, ring."""
-        f = self.f
-        centroid = np.maximum(f["centroid_hz"], 1.0)
-        return np.stack([
-            np.minimum(
-                (f["strength_db"] - m.min_strength_db) / m.strength_spread_db,
-                np.inf if m.min_level_db is None
-                else (f["floor_db"] + f["strength_db"] - m.min_level_db) / m.strength_spread_db),
-            (f["strength_db"] - f["pre_level_db"] - m.min_jump_db) / m.jump_spread_db,
-            (f["decay_db"] - m.min_decay_db) / m.decay_spread_db,
-            (math.log10(m.max_flatness) - np.log10(np.maximum(f["flatness"], 1e-9)))
-            / m.flatness_spread_log10,
-            (m.max_attack_ms - f["attack_ms"]) / m.attack_spread_ms,
-            np.minimum(np.log2(centroid / m.min_centroid_hz), np.log2(m.max_centroid_hz / centroid))
-            / m.centroid_spread_octaves,
-            (np.maximum.reduce([np.full(len(centroid), m.ring_high_room_db),
-                                f["ring_low_db"] - m.ring_high_below_low_db,
-                                f["high_peak_db"] - np.maximum(
-                                    m.ring_high_drop_db,
-                                    f["decay_db"] + m.ring_high_drop_over_decay_db)])
-             - f["ring_high_db"]) / m.ring_spread_db,
-        ])
+    def margins(self, m: KnockModel) -> dict[str, np.ndarray]:
+        """Each margin (`audio.knock_score.knock_margins`), one value per onset."""
+        return knock_margins(self.features, m)
 
     def accepted(self, m: KnockModel, how: str = "") -> np.ndarray:
         margins = self.margins(m)
         if how == PLAIN_MINIMUM:
-            return margins.min(axis=0) >= 0
-        soft = m.combine_bias - np.log(np.exp(-np.minimum(margins[2:], m.combine_cap)).sum(0))
-        return np.minimum(margins[:2].min(axis=0), soft) >= 0
+            return np.min(list(margins.values()), axis=0) >= 0
+        return combined_margin(margins, m) >= 0
 
     def score(self, m: KnockModel, folds=(0, 1), how: str = "", versions=None) -> dict:
         ok = self.accepted(m, how)

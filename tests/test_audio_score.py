@@ -67,10 +67,12 @@ def test_the_tune_scorers_vectorised_rule_is_the_detectors_rule():
             attack_ms=rng.uniform(0, 15), ring_high_db=rng.uniform(0, 30),
             ring_low_db=rng.uniform(0, 50), high_peak_db=rng.uniform(0, 60))
         found.append(Onset(features, fold=0, group="knock"))
-    accepted = Table(found).accepted(MODEL)
-    expected = [knock_confidence(o.features, MODEL) >= 0.5 for o in found]
-    assert accepted.tolist() == expected
-    assert 0 < sum(expected) < len(expected)  # both kinds of onset were drawn
+    table = Table(found)
+    for model in (MODEL, replace(MODEL, min_level_db=-30.0)):  # a profile's level gate too
+        accepted = table.accepted(model)
+        expected = [knock_confidence(o.features, model) >= 0.5 for o in found]
+        assert accepted.tolist() == expected
+        assert 0 < sum(expected) < len(expected)  # both kinds of onset were drawn
 
     def gain(name, hz):
         tone = np.sin(np.arange(16000) * 2 * np.pi * hz / 16000).astype(np.float32)
