@@ -209,15 +209,17 @@ def print_room_table(
         def room(samples, rt60_s=rt60_s, direct_db=direct_db):
             return reverberate(samples, DETECTOR_RATE_HZ, rt60_s, direct_db)
 
+        roomy_knocks = [(clip, room(samples)) for clip, samples in knocks]
+        roomy_quiet = [room(q) for q in quiet]
         cells = []
         models = [model]
         if calibration_samples is not None:
             models.append(_calibrated_in(room(calibration_samples)))
         for which, room_model in enumerate(models):
             total = MatchResult()
-            for clip, samples in knocks:
-                total.add(match_onsets(knock_times(room(samples), room_model), clip.event_times_s))
-            false = sum(len(knock_times(room(q), room_model)) for q in quiet)
+            for clip, samples in roomy_knocks:
+                total.add(match_onsets(knock_times(samples, room_model), clip.event_times_s))
+            false = sum(len(knock_times(q, room_model)) for q in roomy_quiet)
             placed = len(total.errors_s) + total.missed
             recall = f"{_pct(len(total.errors_s), placed)} ({len(total.errors_s)}/{placed})"
             errors = [] if which else [_ms(total.errors_s, statistics.median)]
