@@ -246,7 +246,13 @@ def main(argv: list[str] | None = None) -> int:
                         help="keep the collected onsets in this file and reuse them")
     args = parser.parse_args(argv)
     if args.cache and args.cache.exists():
-        found = [Onset(*row) for row in pickle.loads(args.cache.read_bytes())]
+        try:
+            found = [Onset(*row) for row in pickle.loads(args.cache.read_bytes())]
+        except (OSError, pickle.UnpicklingError, EOFError, TypeError, ValueError,
+                AttributeError, ImportError) as error:
+            print(f"audio.tune_scorer: error: {args.cache} is not a cache of collected onsets "
+                  f"({type(error).__name__}); delete it to collect them again", file=sys.stderr)
+            return 2
     else:
         found = collect([c for c in load_clips(args.data_dir) if c.split == "tune"])
         if args.cache:  # plain tuples: Onset is __main__.Onset when run with -m

@@ -106,3 +106,13 @@ def test_a_room_ringing_above_2khz_is_allowed_only_once_the_strike_has_faded():
     # A cough goes on breathing: its high band is as loud at the decision as at its peak.
     breath = OnsetFeatures(**{**knock.__dict__, "high_peak_db": 27.0})
     assert knock_margins(breath, MODEL)["ring"] < 0
+
+
+def test_the_tune_scorer_refuses_a_cache_that_is_not_one_in_one_line(tmp_path, capsys):
+    from audio.tune_scorer import main
+
+    cache = tmp_path / "onsets.pkl"
+    cache.write_text("not a pickle")
+    assert main([str(tmp_path), "--cache", str(cache)]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "not a cache of collected onsets" in error
