@@ -66,4 +66,4 @@ train-cards:
 # Re-render the bundled demo footage (examples/demo) from its scenario, after checking that the
 # scenario still gives every penalty rule.
 demo-footage: $(STAMP)
-	$(BIN)/python -m bruno.demo_footage
+	$(BIN)/python -m synth.demo_footage

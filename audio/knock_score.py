@@ -31,7 +31,7 @@ own peak during the onset - max(16 dB, the decay + 5 dB)); the last term (fourth
 keeps knocks in a reverberant room, whose click the room smears past the decision.
 
 A room profile replaces the strength gate and centroid band with this table's own knocks
-(`calibration.mic.knock_model_for`).
+(`audio.calibration.knock_model_for`).
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ class KnockModel:
     min_strength_db: float = 15.0
     #: A calibrated table's knocks also reach at least this level (dB re full scale, the
     #: peak frame's), however loud the room has become since; None: no such gate. A profile
-    #: sets it (`calibration.mic.knock_model_for`) instead of raising `min_strength_db`,
+    #: sets it (`audio.calibration.knock_model_for`) instead of raising `min_strength_db`,
     #: which counts from the room's current floor and so lost knocks when talk raised it.
     min_level_db: float | None = None
     #: The soft minimum of the shape margins counts each up to this (in spreads), so a
@@ -133,7 +133,7 @@ class KnockModel:
 
 # The margins are written with numpy's element-wise functions, so the same code scores one
 # onset (floats) in the detector and thousands at once (arrays of each feature) when rules
-# are compared offline (`audio.tune_scorer`).
+# are compared offline (`evaluation.tune_knocks`).
 
 
 def ring_limit_db(features: OnsetFeatures, model: KnockModel) -> float:

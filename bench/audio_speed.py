@@ -21,7 +21,7 @@ import numpy as np
 
 from audio.blocks import RawChunk, conform
 from audio.detector import DETECTOR_RATE_HZ, KnockDetector
-from audio.synthetic import knock, noise, place
+from synth.sounds import knock, noise, place
 
 RATE_HZ = 48_000
 #: Block sizes measured: 10 ms (a live microphone, lowest latency) and 50 ms.
@@ -90,10 +90,11 @@ def measure(seconds: float) -> None:
 
 def measure_real_latency() -> None:
     """Latency on the real knuckle knocks of knocks-dev (test split), when the data is here."""
-    from audio.dataset import default_shared_data, knocks_dir, load_clips
     from audio.sources import open_recording
+    from evaluation.knock_data import knocks_dir, load_clips
+    from evaluation.shared_data import shared_data_dir
 
-    root = knocks_dir(default_shared_data())
+    root = knocks_dir(shared_data_dir())
     if not (root / "labels.csv").exists():
         print(f"real knocks: skipped ({root} not found; set BRUNO_SHARED_DATA)")
         return

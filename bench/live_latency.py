@@ -29,10 +29,13 @@ from bruno.live.clock import SessionClock
 from bruno.live.runtime import LiveRuntime
 from bruno.live.session import LiveSession
 from bruno.live.sources import paced_sound, paced_video
+from evaluation.knock_data import real_knock_excerpts
+from referee.cards import Card
 from referee.eventlog import GameSetup
+from referee.events import CardPlayed
+from synth.footage import render_footage
+from synth.scenario import Scenario
 from vision.card_readers import TruthReader
-from vision.footage import render_footage
-from vision.scenario import Scenario
 
 ZERO_EVERY_S = 2.5
 CAMERA_DELAY_S = 0.15
@@ -43,7 +46,7 @@ def idle_footage(cache: Path, seconds: float, size: tuple[int, int]) -> Path:
     video = cache / f"live_idle_{size[0]}x{size[1]}_{seconds:g}s.mp4"
     if not video.exists():
         scenario = Scenario.model_validate({"players": 4, "seed": 11, "duration_s": seconds})
-        render_footage(scenario, video, size)
+        render_footage(scenario, video, size, knock_sounds=real_knock_excerpts(48_000))
     return video
 
 
@@ -53,8 +56,8 @@ def report_zeros(session: LiveSession, stop: threading.Event) -> None:
     cards = iter(["r_5"] + ["r_0", "y_0", "g_0", "b_0"] * 100)
     while not stop.wait(ZERO_EVERY_S if session.snapshot()["top"] else WARM_UP_S):
         turn = session.snapshot()["turn"]
-        session.feed({"t": round(clock.now() - CAMERA_DELAY_S, 3), "kind": "card",
-                      "card": next(cards), "seat": 0 if turn is None else turn})
+        session.feed(CardPlayed(round(clock.now() - CAMERA_DELAY_S, 3),
+                                card=Card.parse(next(cards)), seat=0 if turn is None else turn))
 
 
 def run(video: Path) -> tuple[list[float], float, float]:

@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bruno.demo_footage import NOTES, ROOM, VIDEO
+from bruno.demo_files import NOTES, ROOM, VIDEO
 
 
 def footage_seconds(video: Path) -> float:

@@ -11,7 +11,7 @@ thread), for
 and what making the 320x180 analysis copy of a camera's image costs (a video source makes it
 from the decoder's planes; either is made only for a frame that is watched). Then the
 throughput of a whole review (decoding, vision and the knock detector over the sound track)
-of a rendered 27 s game, in multiples of real time. Footage is rendered by `vision.footage`
+of a rendered 27 s game, in multiples of real time. Footage is rendered by `synth.footage`
 (seeded): no data files.
 """
 
@@ -22,12 +22,13 @@ import statistics
 import time
 from pathlib import Path
 
+from bruno.review.footage import review_video
+from calibration.layout import TableLayout
+from evaluation.knock_data import real_knock_excerpts
+from synth.footage import FootageRenderer, render_footage
+from synth.scenario import Scenario, random_scenario
 from vision.card_readers import CardModelMissing, TruthReader, recogniser_reader
-from vision.footage import FootageRenderer, render_footage
 from vision.frames import Frame, frame_from_image
-from vision.layout import TableLayout
-from vision.review import review_video
-from vision.scenario import Scenario, random_scenario
 from vision.table_watcher import TableWatcher
 
 SCENARIO = {"players": 4, "seed": 3, "duration_s": 4.0,
@@ -59,7 +60,7 @@ def per_frame(reader_name: str) -> dict[str, list[float]]:
         events = watcher.update(frame)
         t2 = time.perf_counter()
         timings["resize"].append((t1 - t0) * 1000)
-        if any(e["kind"] == "card" for e in events):
+        if any(e.kind == "card" for e in events):
             timings["settle"].append((t2 - t1) * 1000)
         elif t < 1.2 and index > 5 and watcher.passed_over:
             timings["still, passed over"].append((t2 - t1) * 1000)
@@ -74,11 +75,11 @@ def review_speed(cache: Path) -> tuple[float, float, float]:
     scenario = random_scenario(5, players=4, plays=10)
     video = cache / "bench_review.mp4"
     if not video.exists():
-        render_footage(scenario, video)
+        render_footage(scenario, video, knock_sounds=real_knock_excerpts(48_000))
     truth = [e for e in FootageRenderer(scenario).truth()[1:]]
     camera = TableLayout().camera_profile(4)
     started = time.perf_counter()
-    result = review_video(video, camera, TruthReader(truth), 4, scenario.dealer)
+    result = review_video(video, camera, TruthReader(truth))
     elapsed = time.perf_counter() - started
     return result.duration_s / elapsed, elapsed, result.duration_s
 

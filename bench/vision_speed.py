@@ -6,7 +6,7 @@ milliseconds for:
   (`vision.recognise`: locate + rectify + classify);
 - locating alone on the pile frame;
 - classifying one rectified crop alone, and per crop in a batch of 16.
-Frames are rendered by `vision.render` (seeded), so the run needs no data files.
+Frames are rendered by `synth.render` (seeded), so the run needs no data files.
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     cv2.setNumThreads(args.threads)
 
+    from synth.render import render_scene
     from vision.classify import CardClassifier
     from vision.locate import locate
     from vision.recognise import recognise
     from vision.rectify import rectify
-    from vision.render import render_scene
 
     clf = CardClassifier(threads=args.threads)
     one, one_cards = render_scene(101, size=(720, 1280), n_cards=1, card_h_frac=(0.3, 0.4))

@@ -1,1 +1,2 @@
-"""The bruno application: command line, live session, footage review, announcements, reports."""
+"""The bruno application: the command line (`cli`, `commands/`), reviewing footage
+(`review/`), live play (`live/`) and its dashboard (`dashboard/`)."""

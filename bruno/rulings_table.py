@@ -22,3 +22,15 @@ def add_ruling_row(table: Table, ruling: dict, style: str = "") -> None:
     seat = ruling.get("seat")
     table.add_row(f"{ruling['t']:.2f}", "?" if seat is None else str(seat), ruling["rule"],
                   ruling.get("ref") or "", ruling["message"], style=style)
+
+
+def penalty_summary(penalties: list[dict]) -> str:
+    """'seat 0: 4, seat 2: 2, unseen: 2': the cards each seat has to take, seats in order and
+    the unseen last."""
+    cards: dict[int | None, int] = {}
+    for ruling in penalties:
+        cards[ruling.get("seat")] = cards.get(ruling.get("seat"), 0) + (ruling.get("penalty") or 0)
+    parts = [f"seat {seat}: {cards[seat]}" for seat in sorted(s for s in cards if s is not None)]
+    if None in cards:
+        parts.append(f"unseen: {cards[None]}")
+    return ", ".join(parts)

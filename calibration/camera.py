@@ -128,15 +128,6 @@ def default_seat_angles(players: int, seat0_angle_deg: float = DEFAULT_SEAT0_ANG
     return tuple(round((seat0_angle_deg + 360.0 * k / players) % 360, 3) for k in range(players))
 
 
-def default_camera_profile(players: int, seat0_angle_deg: float = DEFAULT_SEAT0_ANGLE_DEG
-                           ) -> CameraProfile:
-    """A profile for the usual layout (the footage renderer's): pile in the middle, a draw pile
-    up-left and up-right of it. Use calibration to fit a real table."""
-    from vision.layout import TableLayout
-
-    return TableLayout().camera_profile(players, seat0_angle_deg)
-
-
 def parse_camera_section(section: dict, source: str = "profile") -> CameraProfile:
     """A validated camera section; ProfileError names the bad field."""
     try:

@@ -1,7 +1,7 @@
 """Training recipe for the card classifier shipped as `models/cards.onnx`.
 
 Run `python -m models.train_cards` (or `make train-cards`) in a venv with the `[train]` extra
-(torch CPU, onnx). It renders labelled crops with `vision.render.render_crop` (deterministic from
+(torch CPU, onnx). It renders labelled crops with `synth.render.render_crop` (deterministic from
 `--seed`), trains a small CNN on them, fits a softmax temperature on held-out rendered crops, and
 exports an ONNX graph that takes a batch of crops and returns calibrated probabilities. The
 runtime (`vision.classify`) never imports torch.
@@ -24,8 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from referee.cards import ALL_TOKENS
-from vision.rectify import CROP_H, CROP_W
-from vision.render import (
+from synth.render import (
     NOT_CARD,
     SUNBURST_PART_TOKENS,
     footage_style,
@@ -33,13 +32,14 @@ from vision.render import (
     render_crop,
     render_part_crop,
 )
+from vision.rectify import CROP_H, CROP_W
 
 LABELS: tuple[str, ...] = (*ALL_TOKENS, NOT_CARD)
 NOT_CARD_SHARE = 6
 """not_card crops are drawn this many times as often as one card class (its looks vary most)."""
 
 RENDER_VERSION = 3
-"""Bump when vision/render.py changes what it draws, so cached crops are not reused."""
+"""Bump when synth/render.py changes what it draws, so cached crops are not reused."""
 
 PARTS_RENDER_VERSION = 4
 """The version of the sunburst part crops and the 2020s print's crops, which changed apart
@@ -99,7 +99,7 @@ def _render_part(args: tuple[int, int, str | None]) -> np.ndarray:
 
 def part_crops(n: int, seed: int, workers: int, cache: Path | None,
                print_name: str | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """`n` crops of sunburst cards' parts (`vision.render.render_part_crop`), every coloured
+    """`n` crops of sunburst cards' parts (`synth.render.render_part_crop`), every coloured
     card in turn, and their label indices, cached as .npz; `print_name` as in `make_set`."""
     def render() -> tuple[np.ndarray, np.ndarray]:
         t0 = time.time()
@@ -139,9 +139,9 @@ PILE_OFFSETS_S = (0.05, 0.4, 0.9, 1.5)
 def _pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
     import cv2
 
-    from vision.footage import DEFAULT_FPS, DEFAULT_SIZE, FootageRenderer
+    from synth.footage import DEFAULT_FPS, DEFAULT_SIZE, FootageRenderer
+    from synth.scenario import random_scenario
     from vision.rectify import order_quad, rectify
-    from vision.scenario import random_scenario
 
     rng = np.random.default_rng(seed)
     renderer = FootageRenderer(random_scenario(seed, plays=24), DEFAULT_SIZE, DEFAULT_FPS)
@@ -187,10 +187,6 @@ def pile_crops(seeds: range, workers: int, cache: Path | None) -> tuple[np.ndarr
 # ---------------------------------------------------------------------------------------------
 # Real photos for fine-tuning (only the splits named here; the rest is kept for evaluation)
 
-REAL_TRAIN_SINGLE = ("nuno_set1", "nuno_set2")
-"""Single-card photo groups trained on. nuno_highres and natnael_k are never trained on."""
-REAL_TRAIN_SCENES = "train"
-"""The scenes-hemant source split trained on; `valid` is kept for evaluation."""
 REAL_JITTERS = 8
 """Crops made per real photo, each from a slightly moved quad."""
 
@@ -198,14 +194,14 @@ REAL_JITTERS = 8
 def _largest_card_blob(image):
     import cv2
 
-    from vision.locate import _aspect, _quad_of
+    from vision.locate import quad_aspect, quad_of
 
     grey = cv2.GaussianBlur(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), (5, 5), 0)
     _, m = cv2.threshold(grey, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     contours, _ = cv2.findContours(m, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     for c in sorted(contours, key=cv2.contourArea, reverse=True)[:3]:
-        q = _quad_of(cv2.convexHull(c))
-        if 1.3 <= _aspect(q) <= 1.8 and cv2.contourArea(c) < 0.8 * m.size:
+        q = quad_of(cv2.convexHull(c))
+        if 1.3 <= quad_aspect(q) <= 1.8 and cv2.contourArea(c) < 0.8 * m.size:
             return q
     return None
 
@@ -214,12 +210,12 @@ def _quad_at_corner(image, x, y):
     """The largest located quad that has the labelled corner index (x, y) near one corner."""
     import cv2
 
-    from vision.locate import _aspect, locate
+    from vision.locate import locate, quad_aspect
 
     best = None
     for cand in locate(image):
         q = cand.quad
-        if not 1.3 <= _aspect(q) <= 1.8:
+        if not 1.3 <= quad_aspect(q) <= 1.8:
             continue
         if cv2.pointPolygonTest(q.reshape(-1, 1, 2), (x, y), False) < 0:
             continue
@@ -237,7 +233,7 @@ def real_crops(data: Path, seed: int) -> tuple[np.ndarray, np.ndarray, list[str]
 
     import cv2
 
-    from vision.evaluate import single_card_source
+    from evaluation.card_data import REAL_TRAIN_SCENES, REAL_TRAIN_SINGLE, single_card_source
     from vision.rectify import normalise_white, warp_card
 
     rng = np.random.default_rng(seed)
@@ -392,7 +388,7 @@ TABLE_SIZE = (720, 1280)
 
 
 def _bare_table(seed: int) -> np.ndarray:
-    from vision.render import render_bare_table
+    from synth.render import render_bare_table
 
     return render_bare_table(*TABLE_SIZE, np.random.default_rng(seed))
 
@@ -527,7 +523,7 @@ def main(argv: list[str] | None = None) -> None:
                                            f"{args.seed + 7000}_{n_val}.npz", print_name="2020")
         print(f"plus {n} crops in the 2020s print and {n // 2} of their parts", flush=True)
 
-    from vision.evaluate import shared_data_dir
+    from evaluation.shared_data import shared_data_dir
 
     real_dir = args.real or shared_data_dir()
     real_files: list[str] = []

@@ -9,7 +9,8 @@ extra keys a detector may add (they are ignored).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from referee.cards import Card, CardError, Color, parse_color
@@ -27,6 +28,9 @@ class Event:
     """Base of all observations. `kind` is the JSON `kind` field."""
 
     t: float
+    source: str | None = field(default=None, kw_only=True)
+    """Where the event came from when not from a detector (`"notes"`: a notes file). Written
+    last in the JSON line; the referee never looks at it."""
     kind: ClassVar[str] = ""
     # Order at equal `t`, so that any arrival order of simultaneous events replays the same.
     order: ClassVar[int] = 9
@@ -36,11 +40,20 @@ class Event:
         return {}
 
     def to_dict(self) -> dict[str, Any]:
-        return {"t": self.t, "kind": self.kind, **self.fields()}
+        line = {"t": self.t, "kind": self.kind, **self.fields()}
+        if self.source is not None:
+            line["source"] = self.source
+        return line
 
     def sort_key(self) -> tuple:
-        """A total order: time first, then a fixed order of kinds and contents."""
+        """A total order: time first, then a fixed order of kinds and contents. This is the
+        one order of events: the referee's reorder buffer and every merged log use it."""
         return (self.t, self.order, str(self.fields()))
+
+
+def in_time_order(*streams: Iterable[Event]) -> list[Event]:
+    """All events of all streams, merged in `Event.sort_key` order."""
+    return sorted((event for stream in streams for event in stream), key=Event.sort_key)
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,7 +222,13 @@ def parse_event(data: Any, players: int | None = None) -> Event:
         raise EventError(f"unknown kind {kind!r} (expected one of: {known})")
     t = parse_time(data)
     parse = _PARSERS[kind]
-    return parse(data, t, players)
+    event = parse(data, t, players)
+    source = data.get("source")
+    if source is None:
+        return event
+    if not isinstance(source, str):
+        raise EventError(f"'source' must be a string, got {source!r}")
+    return replace(event, source=source)
 
 
 def parse_time(data: dict[str, Any], name: str = "t") -> float:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bruno.annotated_video import (
+from bruno.review.annotated_video import (
     ARROW_S,
     INFO_CAPTION_S,
     KNOCK_FLASH_S,
@@ -26,12 +26,14 @@ from bruno.annotated_video import (
     scene_at,
     write_annotated_video,
 )
-from bruno.overlay_layer import OverlayLayer
+from bruno.review.overlay_layer import OverlayLayer
 
+from event_helpers import events_of
 from video_helpers import FPS, H, W, make_textured_video, make_video
 
 OVERLAY = Overlay(
-    events=[{"t": 0.5, "kind": "card", "card": "r_7", "seat": 0}, {"t": 0.7, "kind": "knock"}],
+    events=events_of([{"t": 0.5, "kind": "card", "card": "r_7", "seat": 0},
+                      {"t": 0.7, "kind": "knock"}]),
     rulings=[{"t": 1.0, "kind": "ruling", "rule": "illegal_card", "seat": 0, "penalty": 2,
               "card": "r_7", "ref": "B2", "message": "Seat 0 played the red 7: two cards."}],
     pile_box=(0.4, 0.35, 0.6, 0.65),
@@ -40,9 +42,10 @@ OVERLAY = Overlay(
 
 
 def test_the_top_card_follows_plays_and_take_backs():
-    overlay = Overlay(events=[{"t": 1, "kind": "card", "card": "r_7", "seat": 0},
-                              {"t": 2, "kind": "card", "card": "g_7", "seat": 1},
-                              {"t": 3, "kind": "card_removed", "card": "g_7"}], rulings=[])
+    overlay = Overlay(events=events_of([{"t": 1, "kind": "card", "card": "r_7", "seat": 0},
+                                        {"t": 2, "kind": "card", "card": "g_7", "seat": 1},
+                                        {"t": 3, "kind": "card_removed", "card": "g_7"}]),
+                      rulings=[])
     assert [overlay.top_card(t) for t in (0.5, 1.5, 2.5, 3.5)] == [None, "r_7", "g_7", "r_7"]
 
 
@@ -117,14 +120,12 @@ def plain_scene(overlay: Overlay, t: float) -> Scene:
     """The scene as the overlay's rules say it, by one pass over its lists in their order."""
     pile: list[str] = []
     for event in overlay.events:
-        if event["t"] > t:
+        if event.t > t:
             break
         pile_after(pile, event)
-    arrows = tuple(e["seat"] for e in overlay.events
-                   if e["kind"] == "card" and 0 <= t - e["t"] <= ARROW_S
-                   and e.get("seat") is not None)
-    knock = any(e["kind"] == "knock" and 0 <= t - e["t"] <= KNOCK_FLASH_S
-                for e in overlay.events)
+    arrows = tuple(e.seat for e in overlay.events
+                   if e.kind == "card" and 0 <= t - e.t <= ARROW_S and e.seat is not None)
+    knock = any(e.kind == "knock" and 0 <= t - e.t <= KNOCK_FLASH_S for e in overlay.events)
     due = [r for r in overlay.rulings
            if 0 <= t - r["t"] <= (PENALTY_CAPTION_S if r["kind"] == "ruling" else INFO_CAPTION_S)
            and (r["kind"] == "ruling" or r["rule"] in ("instick", "color", "round_over"))]
@@ -140,7 +141,7 @@ EVENTS = st.lists(st.one_of(
     st.builds(lambda t, card: {"t": t, "kind": "card_removed", "card": card},
               TIMES, st.sampled_from(["r_7", "g_7"])),
     st.builds(lambda t: {"t": t, "kind": "knock"}, TIMES),
-    st.builds(lambda t: {"t": t, "kind": "round_end"}, TIMES)), max_size=30)
+    st.builds(lambda t: {"t": t, "kind": "round_end", "hands": {}}, TIMES)), max_size=30)
 RULINGS = st.lists(st.builds(
     lambda t, kind, rule, n: {"t": t, "kind": kind, "rule": rule, "message": f"ruling {n}"},
     TIMES, st.sampled_from(["ruling", "info"]), st.sampled_from(["instick", "turn", "color"]),
@@ -155,7 +156,7 @@ def test_the_scene_found_by_time_is_the_scene_of_a_pass_over_the_lists(events, r
     if in_order:
         events = sorted(events, key=lambda e: e["t"])
         rulings = sorted(rulings, key=lambda r: r["t"])
-    overlay = Overlay(events, rulings)
+    overlay = Overlay(events_of(events), rulings)
     for t in moments:
         assert scene_at(overlay, t) == plain_scene(overlay, t)
         assert scene_at(overlay, t + 1e-9) == plain_scene(overlay, t + 1e-9)
@@ -192,10 +193,11 @@ def test_a_wide_video_gives_a_small_video_no_wider_than_960(tmp_path):
 def test_the_live_dashboard_shows_the_referees_top_card_not_the_events():
     # A correction made the referee's top card the yellow 7; the events still say red 7.
     from bruno.live.picture import live_overlay
-    from calibration.camera import default_camera_profile
+    from calibration.layout import default_camera_profile
 
     overlay = live_overlay(default_camera_profile(4),
-                           [{"t": 1.0, "kind": "card", "card": "r_7", "seat": 0}], [], "y_7")
+                           events_of([{"t": 1.0, "kind": "card", "card": "r_7", "seat": 0}]),
+                           [], "y_7")
     assert scene_at(overlay, 2.0).top_card == "y_7"
 
 

@@ -9,14 +9,15 @@ import json
 import av
 import numpy as np
 import pytest
-from table_helpers import MISSED_KNOCK_GAME, render_clip
 
-import bruno.annotation_pass as annotation_pass
-import bruno.review_outputs as review_outputs
-from bruno.annotated_video import Overlay, write_annotated_video
-from bruno.annotation_pass import RefereeAsItGoes
-from bruno.review_outputs import ANNOTATED_PART
-from bruno.review_pipeline import review_footage
+import bruno.review.annotation_pass as annotation_pass
+import bruno.review.outputs as review_outputs
+from bruno.review.annotated_video import Overlay, write_annotated_video
+from bruno.review.annotation_pass import RefereeAsItGoes
+from bruno.review.outputs import ANNOTATED_PART
+from bruno.review.pipeline import review_footage
+
+from table_helpers import MISSED_KNOCK_GAME, render_clip
 
 SCENARIO = MISSED_KNOCK_GAME
 
@@ -118,29 +119,26 @@ def test_a_review_that_fails_leaves_no_half_written_video(rendered, tmp_path):
 def test_the_referee_as_it_goes_has_at_each_moment_the_final_rulings_up_to_it():
     # The demo's game: the events seen (reported two seconds late, as vision may), the knocks
     # heard all at once, the notes known from the start.
-    from bruno.demo_footage import NOTES, TRUTH
-    from bruno.review_notes import read_notes
-    from referee.events import parse_event
+    from bruno.demo_files import NOTES, TRUTH
+    from bruno.review.notes import read_notes
+    from referee.events import in_time_order, parse_event
     from referee.session import Session, replay
-    from vision.review import merge_events
 
-    truth = [json.loads(line) for line in TRUTH.read_text().splitlines()][1:]
     notes = read_notes(NOTES)
-    seen = [e for e in truth if e["kind"] != "knock"]
-    heard = [e for e in truth if e["kind"] == "knock"]
     players = notes.setup.players
-    final = [r.to_dict() for r in replay(
-        notes.setup.new_game(),
-        [parse_event(e, players) for e in merge_events(merge_events(seen, heard),
-                                                        notes.events)])]
+    truth = [parse_event(json.loads(line), players)
+             for line in TRUTH.read_text().splitlines()[1:]]
+    seen = [e for e in truth if e.kind != "knock"]
+    heard = [e for e in truth if e.kind == "knock"]
+    final = [r.to_dict() for r in replay(notes.setup.new_game(),
+                                         in_time_order(seen, heard, notes.events))]
     assert sum(r["kind"] == "ruling" for r in final) == 6
-    referee = RefereeAsItGoes(Session(notes.setup.new_game()),
-                              lambda e: parse_event(e, players), notes.events)
+    referee = RefereeAsItGoes(Session(notes.setup.new_game()), notes.events)
     referee.hear(heard)
     reported = 0
     for step in range(0, 1300):
         moment = step / 10
-        while reported < len(seen) and seen[reported]["t"] <= moment + 2.0:
+        while reported < len(seen) and seen[reported].t <= moment + 2.0:
             referee.see([seen[reported]])
             reported += 1
         referee.up_to(moment)

@@ -8,7 +8,7 @@ from audio.blocks import array_blocks
 from audio.detector import DETECTOR_RATE_HZ, DetectorParams, KnockDetector, detect_knocks
 from audio.knock_score import KnockModel
 from audio.mute import MuteWindows
-from audio.synthetic import RATE_HZ, clap, knock, noise, place, speech_like
+from synth.sounds import RATE_HZ, clap, knock, noise, place, speech_like
 
 KNOCK_TIMES_S = [1.0, 2.2, 3.5]
 
@@ -74,7 +74,7 @@ def test_the_knocks_do_not_depend_on_the_block_size(block_samples):
     signal = place(noise(seconds=4.5, rms=0.003), knock(), KNOCK_TIMES_S)
     whole = knocks_in(signal, block_samples=len(signal))
     cut = knocks_in(signal, block_samples=block_samples)
-    assert [k.to_event() for k in cut] == [k.to_event() for k in whole]
+    assert [k.event().to_dict() for k in cut] == [k.event().to_dict() for k in whole]
     assert len(whole) == 3
 
 
@@ -82,7 +82,7 @@ def test_block_size_invariance_holds_through_resampling_from_48_khz():
     signal48 = place(noise(48_000, seconds=4.5, rms=0.003), knock(48_000), KNOCK_TIMES_S, 48_000)
     whole = knocks_in(signal48, 48_000, block_samples=10**6)
     cut = knocks_in(signal48, 48_000, block_samples=77)
-    assert [k.to_event() for k in cut] == [k.to_event() for k in whole]
+    assert [k.event().to_dict() for k in cut] == [k.event().to_dict() for k in whole]
     assert_heard_at(whole, KNOCK_TIMES_S)
 
 
@@ -112,7 +112,7 @@ def test_two_knocks_closer_than_the_refractory_time_count_once():
 
 def test_a_knock_event_has_the_design_fields_in_order_and_rounded():
     (heard,) = knocks_in(place(noise(seconds=2.0, rms=1e-4), knock(), [1.0]))
-    event = heard.to_event()
+    event = heard.event().to_dict()
     assert list(event) == ["t", "kind", "strength", "confidence"]
     assert event["kind"] == "knock" and 0 <= event["confidence"] <= 1
     assert event["t"] == round(event["t"], 3) and event["strength"] == round(event["strength"], 1)

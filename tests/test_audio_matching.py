@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from audio.matching import match_onsets
-from audio.mixer import EXCERPT_LEAD_S, cut_excerpts, mix_at_snr
+from evaluation.matching import match_onsets
+from synth.mixer import EXCERPT_LEAD_S, cut_excerpts, mix_at_snr
 
 
 def test_each_label_matches_at_most_one_detection_and_the_closest_wins():

@@ -117,7 +117,7 @@ def test_read_microphone_stops_when_asked(monkeypatch):
 
 def protocol_sounddevice(rate=48_000):
     """A fake microphone that plays the calibration protocol: 5 s of quiet, then 5 knocks."""
-    from audio.synthetic import knock, noise, place
+    from synth.sounds import knock, noise, place
 
     sound = place(noise(rate, seconds=13.5, rms=1e-3), knock(rate), [5.5 + i for i in range(5)],
                   rate)

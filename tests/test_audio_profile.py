@@ -5,16 +5,14 @@ import pytest
 import soundfile
 
 from audio.blocks import array_blocks
-from audio.detector import DETECTOR_RATE_HZ, KnockDetector, detect_knocks
-from audio.matching import match_onsets
-from audio.sources import open_recording
-from audio.synthetic import knock, noise, place
-from calibration.mic import (
+from audio.calibration import (
     SAFE_MARGIN_DB,
     CalibrationError,
     knock_model_for,
     measure_mic,
 )
+from audio.detector import DETECTOR_RATE_HZ, KnockDetector, detect_knocks
+from audio.sources import open_recording
 from calibration.profile import (
     MicProfile,
     ProfileError,
@@ -24,6 +22,8 @@ from calibration.profile import (
     parse_profile,
     save_mic_section,
 )
+from evaluation.matching import match_onsets
+from synth.sounds import knock, noise, place
 
 MIC = MicProfile(
     noise_floor_db=-60.0, knock_strength_db=50.0, weakest_knock_strength_db=47.5,

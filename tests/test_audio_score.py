@@ -55,7 +55,7 @@ def test_confidence_is_one_half_on_the_acceptance_line():
 def test_the_tune_scorers_vectorised_rule_is_the_detectors_rule():
     import numpy as np
 
-    from audio.tune_scorer import Onset, Table, version
+    from evaluation.tune_knocks import Onset, Table, version
 
     rng = np.random.default_rng(0)
     found = []
@@ -109,7 +109,7 @@ def test_a_room_ringing_above_2khz_is_allowed_only_once_the_strike_has_faded():
 
 
 def test_the_tune_scorer_refuses_a_cache_that_is_not_one_in_one_line(tmp_path, capsys):
-    from audio.tune_scorer import main
+    from evaluation.tune_knocks import main
 
     cache = tmp_path / "onsets.pkl"
     cache.write_text("not a pickle")

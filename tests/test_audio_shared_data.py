@@ -9,16 +9,17 @@ import statistics
 import pytest
 
 from audio.blocks import array_blocks
-from audio.dataset import default_shared_data, knocks_dir, load_clips, split_of
+from audio.calibration import knock_model_for, measure_mic
 from audio.detector import DETECTOR_RATE_HZ, KnockDetector, detect_knocks
-from audio.evaluate import load_samples
 from audio.knock_score import KnockModel
-from audio.matching import match_onsets
 from audio.sources import open_recording
-from audio.synthetic import reverberate
-from calibration.mic import knock_model_for, measure_mic
+from evaluation.knock_data import knocks_dir, load_clips, split_of
+from evaluation.knocks import load_samples
+from evaluation.matching import match_onsets
+from evaluation.shared_data import shared_data_dir
+from synth.sounds import reverberate
 
-KNOCKS_DEV = knocks_dir(default_shared_data())
+KNOCKS_DEV = knocks_dir(shared_data_dir())
 
 pytestmark = pytest.mark.skipif(
     not (KNOCKS_DEV / "labels.csv").exists(),

@@ -10,7 +10,7 @@ from audio.blocks import AudioSourceError, array_blocks
 from audio.detector import DETECTOR_RATE_HZ, detect_knocks
 from audio.resample import StreamingResampler, downmix
 from audio.sources import open_recording
-from audio.synthetic import knock, noise, place
+from synth.sounds import knock, noise, place
 
 KNOCK_TIMES_S = [0.8, 1.9]
 

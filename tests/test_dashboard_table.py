@@ -131,7 +131,7 @@ class RefereeTable:
 
 def default_layout(players: int, size: tuple[int, int] = FRAME_SIZE) -> dict[str, Any]:
     """The pile in the middle, draw piles up-left and up-right, seats round the pile (where
-    `vision.layout.TableLayout` puts them, as the live session's default profile does)."""
+    `calibration.layout.TableLayout` puts them, as the live session's default profile does)."""
     h, w = size
     cx, cy = w * 0.5, h * 0.56
     seats = []
@@ -162,8 +162,8 @@ def draw_frame(top: str | None, layout: dict[str, Any], annotated: bool) -> byte
 def draw_table(top: str | None, layout: dict[str, Any]) -> np.ndarray:
     """A table seen from above (BGR, the layout's size): the top card on the pile, two
     face-down draw piles."""
-    from vision.footage import card_back, card_quad, paste_card
-    from vision.render import render_face
+    from synth.footage import card_back, card_quad, paste_card
+    from synth.render import render_face
 
     h, w = layout["height"], layout["width"]
     rng = np.random.default_rng(7)

@@ -32,12 +32,15 @@ from pathlib import Path
 import av
 import pytest
 
-from bruno.demo_footage import NOTES, ROOM, TRUTH, VIDEO, expected_rulings, render_game
-from bruno.review_pipeline import camera_setup, review_footage
+from bruno.demo_files import NOTES, ROOM, TRUTH, VIDEO
+from bruno.review.pipeline import camera_setup, review_footage
 from calibration.camera import load_camera_profile, save_camera_section
+from calibration.layout import TableLayout
+from synth.demo_footage import expected_rulings, render_game
+from synth.scenario import Scenario
 from vision.card_readers import TruthReader, recogniser_reader
-from vision.layout import TableLayout
-from vision.scenario import Scenario
+
+from event_helpers import log_lines
 
 TOLERANCE_S = 0.3
 TABLE_INFO = ("instick", "draw_due", "color", "round_over", "score")
@@ -161,7 +164,7 @@ def test_the_demo_reviewed_with_true_cards_gives_exactly_its_rulings(tmp_path):
     truth = read_jsonl(TRUTH)
     outcome = review_footage(VIDEO, tmp_path / "demo", TruthReader(truth[1:]), profile=ROOM,
                              notes=NOTES, annotate=False)
-    assert_review_matches(truth, NOTES, outcome.events, outcome.rulings)
+    assert_review_matches(truth, NOTES, log_lines(outcome.events), outcome.rulings)
 
 
 def test_the_demo_reviewed_by_bruno_demo_gives_exactly_its_rulings(demo_run):
@@ -326,5 +329,5 @@ def test_a_rendered_game_is_reviewed_to_the_rulings_of_its_scenario(name, reader
     read_card = TruthReader(truth[1:]) if reader == "true cards" else recogniser_reader()
     outcome = review_footage(video, tmp_path / name, read_card, profile=room, notes=notes,
                              annotate=False)
-    assert sum(e.get("source") == "notes" for e in outcome.events) == len(GAMES[name][1]) - 1
-    assert_review_matches(truth, notes, outcome.events, outcome.rulings)
+    assert sum(e.source == "notes" for e in outcome.events) == len(GAMES[name][1]) - 1
+    assert_review_matches(truth, notes, log_lines(outcome.events), outcome.rulings)

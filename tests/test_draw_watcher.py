@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from table_helpers import of_kind, watch
 
 from vision.arms import Arm
 from vision.draw_watcher import DrawWatcher
+
+from event_helpers import log_lines
+from table_helpers import of_kind, watch
 
 FPS = 30.0
 DRAW_PILES = [(71, 29, 120, 78), (199, 29, 248, 78)]
@@ -24,7 +26,7 @@ def _feed(watcher: DrawWatcher, path: list[tuple[float, float] | None], start: i
     events = []
     for i, tip in enumerate(path):
         arms = [] if tip is None else [_arm(tip)]
-        events += watcher.update((start + i) / FPS, arms)
+        events += log_lines(watcher.update((start + i) / FPS, arms))
     return events, start + len(path)
 
 

@@ -9,8 +9,8 @@ import cv2
 import pytest
 
 from referee.cards import ALL_TOKENS
+from synth.render import render_scene
 from vision.classify import MODEL_PATH
-from vision.render import render_scene
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.skipif(not MODEL_PATH.is_file(), reason="no shipped card model")

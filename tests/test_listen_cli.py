@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import soundfile
 
-from audio.synthetic import knock, noise, place
+from synth.sounds import knock, noise, place
 
 ROOT = Path(__file__).resolve().parents[1]
 KNOCK_TIMES_S = [0.7, 1.6, 2.45]

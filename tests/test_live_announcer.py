@@ -14,10 +14,10 @@ import soundfile
 import bruno.live.announcer as announcer_module
 from audio.blocks import array_blocks
 from audio.detector import KnockDetector, detect_knocks
-from audio.synthetic import knock, noise, place
 from bruno.live.announcer import SPEECH_TAIL_S, Announcer
 from bruno.live.clock import SessionClock
 from bruno.live.phrases import phrase
+from synth.sounds import knock, noise, place
 
 
 def penalty(rule="missed_knock", seat=2, cards=2, t=5.0):

@@ -24,12 +24,13 @@ from bruno.live.clock import SessionClock
 from bruno.live.runtime import LiveRuntime
 from bruno.live.session import LiveSession
 from bruno.live.sources import paced_sound, paced_video
+from evaluation.knock_data import real_knock_excerpts
 from referee.eventlog import GameSetup
 from referee.events import parse_event
 from referee.session import replay
+from synth.footage import render_footage
+from synth.scenario import Scenario
 from vision.card_readers import TruthReader
-from vision.footage import render_footage
-from vision.scenario import Scenario
 
 SCENARIO = {"players": 4, "dealer": 0, "seed": 3, "duration_s": 10.0,
             "plays": [{"t": 1.0, "seat": 0, "card": "r_5", "linger_s": 0.1},
@@ -43,7 +44,8 @@ SCENARIO = {"players": 4, "dealer": 0, "seed": 3, "duration_s": 10.0,
 @pytest.fixture(scope="session")
 def clip(tmp_path_factory):
     folder = tmp_path_factory.mktemp("live-clip")
-    return render_footage(Scenario.model_validate(SCENARIO), folder / "game.mp4", (180, 320))
+    return render_footage(Scenario.model_validate(SCENARIO), folder / "game.mp4", (180, 320),
+                         knock_sounds=real_knock_excerpts(48_000))
 
 
 def truth_rulings(clip) -> list[dict]:

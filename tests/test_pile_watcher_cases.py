@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from table_helpers import of_kind, watch
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bruno.report import ReportInput, SoundEnvelope, render_report, write_report
+from bruno.review.report import ReportInput, SoundEnvelope, render_report, write_report
 from referee.eventlog import read_event_log
 from referee.session import replay
 
@@ -22,13 +22,13 @@ EXAMPLE = ROOT / "examples" / "bruno_every_penalty.jsonl"
 def example_report(**overrides) -> ReportInput:
     log = read_event_log(EXAMPLE)
     rulings = [r.to_dict() for r in replay(log.setup.new_game(), log.events)]
-    events = [e.to_dict() for e in log.events]
+    events = log.events
     rng = np.random.default_rng(1)
     rate = 8000
     sound = rng.normal(0, 0.01, rate * 50)
     for event in events:
-        if event["kind"] == "knock":
-            start = int(event["t"] * rate)
+        if event.kind == "knock":
+            start = int(event.t * rate)
             sound[start:start + 200] += 0.5 * np.exp(-np.arange(200) / 40)
     seen_at: list[float] = []
 
@@ -117,7 +117,7 @@ def test_the_report_renders_in_a_real_headless_browser(tmp_path):
 
 
 def test_every_penalty_is_headed_in_words():
-    from bruno.report import PENALTY_TITLES
+    from bruno.review.report import PENALTY_TITLES
     from referee.rulings import PENALTY_RULES
 
     assert set(PENALTY_TITLES) == set(PENALTY_RULES)

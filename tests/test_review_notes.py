@@ -7,11 +7,13 @@ import subprocess
 import sys
 
 import pytest
-from table_helpers import render_clip
 
-from bruno.report import ReportInput, render_report
-from bruno.review_notes import NotesError, read_notes, table_setup
-from bruno.review_pipeline import ReviewError, review_footage
+from bruno.review.notes import NotesError, read_notes, table_setup
+from bruno.review.pipeline import ReviewError, review_footage
+from bruno.review.report import ReportInput, render_report
+
+from event_helpers import events_of, log_lines
+from table_helpers import render_clip
 
 # Seat 1 deals the red 5; seat 2 plays the red 7 (seat 2 is to play only when seat 1 deals).
 SCENARIO = {"players": 4, "dealer": 1, "seed": 5, "duration_s": 5.0,
@@ -42,9 +44,9 @@ def test_the_notes_set_the_table_and_their_events_are_ruled_on(clip, tmp_path):
     outcome = review_footage(video, tmp_path / "out", reader, profile=room, notes=notes,
                              annotate=False)
     assert outcome.game["dealer"] == 1 and outcome.game["seg_after_s"] == 8
-    noted = [e for e in outcome.events if e.get("source") == "notes"]
+    noted = [e for e in log_lines(outcome.events) if e.get("source") == "notes"]
     assert [e["kind"] for e in noted] == ["call", "round_end"]
-    assert [e["kind"] for e in outcome.events] == ["card", "card", "call", "round_end"]
+    assert [e.kind for e in outcome.events] == ["card", "card", "call", "round_end"]
     penalties = [(r["rule"], r["seat"], r["t"]) for r in outcome.rulings if r["kind"] == "ruling"]
     assert penalties == [("wrong_call", 2, 3.0)]  # dealer 1: seat 2 played on its turn
     assert [r["points"] for r in outcome.rulings if r["rule"] == "score"] == [10, 50, 0, 10]
@@ -129,8 +131,8 @@ def test_table_setup_takes_the_options_over_the_notes(tmp_path):
 
 def test_the_report_marks_what_came_from_notes_and_nothing_else():
     game = {"t": 0.0, "kind": "game", "players": 4, "dealer": 0}
-    events = [{"t": 1.0, "kind": "card", "card": "r_5", "seat": 0},
-              {"t": 2.0, "kind": "call", "seat": 1, "word": "uno", "source": "notes"}]
+    events = events_of([{"t": 1.0, "kind": "card", "card": "r_5", "seat": 0},
+                        {"t": 2.0, "kind": "call", "seat": 1, "word": "uno", "source": "notes"}])
     rulings = [{"t": 2.0, "kind": "ruling", "rule": "wrong_call", "seat": 1, "penalty": 2,
                 "card": None, "ref": "P1", "message": "Seat 1 said UNO."},
                {"t": 3.0, "kind": "ruling", "rule": "too_slow", "seat": 1, "penalty": 2,

@@ -9,11 +9,12 @@ import av
 import numpy as np
 import pytest
 
-from bruno.review_outputs import envelope_of, grab_frames, sound_envelope, write_review_folder
+from audio.recording import knocks_in_recording
+from bruno.review.outputs import envelope_of, grab_frames, sound_envelope, write_review_folder
 from referee.eventlog import parse_lines
 from referee.session import replay
-from vision.review import listen_to
 
+from event_helpers import events_of
 from video_helpers import FPS, make_video
 
 GAME = {"t": 0.0, "kind": "game", "variant": "bruno", "players": 4, "dealer": 0}
@@ -75,9 +76,9 @@ def test_the_envelope_follows_the_sound_track_and_is_none_without_one(tmp_path):
     assert sound_envelope(silent) is None
     # The knock detector's process hands back the track it heard: the same envelope, without
     # reading the sound a second time.
-    _, note, heard = listen_to(video, keep_sound=True)
-    assert note is None and heard is not None
-    np.testing.assert_array_equal(envelope_of(*heard).db, envelope.db)
+    heard = knocks_in_recording(video, keep_sound=True)
+    assert heard.note is None and heard.sound is not None
+    np.testing.assert_array_equal(envelope_of(*heard.sound).db, envelope.db)
 
 
 def test_the_review_folder_holds_all_four_files(tmp_path):
@@ -85,7 +86,7 @@ def test_the_review_folder_holds_all_four_files(tmp_path):
     make_video(video, seconds=2.0)
     rulings = rulings_for(EVENTS)
     assert [r["rule"] for r in rulings if r["kind"] == "ruling"] == ["missed_knock"]
-    paths = write_review_folder(tmp_path / "review", video, GAME, EVENTS, rulings,
+    paths = write_review_folder(tmp_path / "review", video, GAME, events_of(EVENTS), rulings,
                                 pile_box=(0.4, 0.3, 0.6, 0.7),
                                 seat_angles_deg=(90.0, 180.0, 270.0, 0.0))
     lines = paths["events.jsonl"].read_text().splitlines()
@@ -104,7 +105,7 @@ def test_a_review_of_silent_footage_reports_the_knock_rules_as_not_checked(tmp_p
     make_video(video, seconds=1.0, sound=False)
     rulings = rulings_for(EVENTS, check_knocks=False)
     assert [r for r in rulings if r["kind"] == "ruling"] == []
-    paths = write_review_folder(tmp_path / "review", video, GAME, EVENTS, rulings,
+    paths = write_review_folder(tmp_path / "review", video, GAME, events_of(EVENTS), rulings,
                                 sound_checked=False, annotate=False)
     assert "not checked" in paths["report.html"].read_text()
     assert "annotated.mp4" not in paths

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from table_helpers import MISSED_KNOCK_GAME, render_clip
 
-from bruno.review_pipeline import ReviewError, review_footage
+from bruno.review.pipeline import ReviewError, review_footage
 from vision.card_readers import TruthReader
+
+from table_helpers import MISSED_KNOCK_GAME, render_clip
 
 SCENARIO = MISSED_KNOCK_GAME
 
@@ -22,7 +23,7 @@ def test_the_review_folder_rules_on_what_the_footage_shows(rendered, tmp_path):
     clip, profile, reader = rendered
     outcome = review_footage(clip, tmp_path / "out", reader, profile=profile, dealer=1)
     assert outcome.sound_checked
-    assert [(e["card"], e["seat"]) for e in outcome.events if e["kind"] == "card"] == [
+    assert [(e.card.token, e.seat) for e in outcome.events if e.kind == "card"] == [
         ("b_4", 1), ("b_4", 2)]
     assert [(r["rule"], r["seat"]) for r in outcome.rulings if r["kind"] == "ruling"] == [
         ("missed_knock", 2)]

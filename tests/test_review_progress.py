@@ -8,18 +8,18 @@ import shutil
 from itertools import pairwise
 
 import pytest
-from table_helpers import render_clip
 
-import bruno.annotation_pass as annotation_pass
-import bruno.review_pipeline as review_pipeline
-from bruno.annotated_video import Overlay, write_annotated_video
-from bruno.review_pipeline import ThrottledProgress, review_footage
-from bruno.review_run import ReviewBars, run_reviews
+import bruno.review.annotation_pass as annotation_pass
+import bruno.review.pipeline as review_pipeline
+from bruno.review.annotated_video import Overlay, write_annotated_video
+from bruno.review.footage import review_video
+from bruno.review.pipeline import ThrottledProgress, review_footage
+from bruno.review.run import ReviewBars, run_reviews
 from calibration.camera import load_camera_profile
-from vision.footage import DEFAULT_FPS
+from synth.footage import DEFAULT_FPS
 from vision.frames import video_duration_s
-from vision.review import review_video
 
+from table_helpers import render_clip
 from video_helpers import FPS, make_video
 
 SCENARIO = {"players": 4, "dealer": 1, "seed": 5, "duration_s": 3.0,
@@ -207,4 +207,4 @@ def test_parallel_reviews_take_a_card_reader_that_cannot_be_pickled(rendered, tm
                                     jobs=2, quiet=True)
     assert failures == [] and len(results) == 2
     assert results[0].rulings == results[1].rulings
-    assert [e["card"] for e in results[0].events if e["kind"] == "card"]  # read by `read`
+    assert [e.card for e in results[0].events if e.kind == "card"]  # read by `read`

@@ -15,16 +15,16 @@ from calibration.camera import (
     parse_camera_section,
     save_camera_section,
 )
-from calibration.camera_proposal import (
+from calibration.layout import TableLayout
+from calibration.profile import ProfileError, load_profile
+from synth.footage import FootageRenderer
+from synth.scenario import Scenario
+from vision.camera_calibration import (
     CameraCalibrationError,
     footage_frames,
     propose_camera,
     propose_camera_from_frames,
 )
-from calibration.profile import ProfileError, load_profile
-from vision.footage import FootageRenderer
-from vision.layout import TableLayout
-from vision.scenario import Scenario
 from vision.seats import seat_of_angle
 
 

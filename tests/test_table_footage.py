@@ -10,12 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from bruno.review.footage import review_video
+from calibration.layout import TableLayout
+from evaluation.knock_data import real_knock_excerpts
 from referee.eventlog import parse_lines
-from vision.footage import FootageRenderer, render_footage
+from synth.footage import FootageRenderer, render_footage
+from synth.scenario import Scenario, ScenarioError, load_scenario
 from vision.frames import FrameSourceError, read_video
-from vision.layout import TableLayout
-from vision.review import review_video
-from vision.scenario import Scenario, ScenarioError, load_scenario
 
 TINY = (180, 320)
 SCENARIO = {"players": 4, "dealer": 1, "seed": 21, "duration_s": 4.0,
@@ -27,7 +28,8 @@ SCENARIO = {"players": 4, "dealer": 1, "seed": 21, "duration_s": 4.0,
 @pytest.fixture(scope="module")
 def clip(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("footage") / "clip.mp4"
-    render_footage(Scenario.model_validate(SCENARIO), out, TINY)
+    render_footage(Scenario.model_validate(SCENARIO), out, TINY,
+                   knock_sounds=real_knock_excerpts(48_000))
     return out
 
 
@@ -81,9 +83,9 @@ def test_a_truncated_video_keeps_the_events_up_to_the_break(clip, tmp_path):
     from vision.card_readers import TruthReader
 
     truth = [json.loads(x) for x in clip.with_suffix(".truth.jsonl").read_text().splitlines()]
-    result = review_video(cut, camera, TruthReader(truth[1:]), 4, 1, listen=False)
+    result = review_video(cut, camera, TruthReader(truth[1:]), listen=False)
     assert result.error is not None
-    assert all(e["t"] <= result.duration_s for e in result.events)
+    assert all(e.t <= result.duration_s for e in result.events)
 
 
 def test_a_missing_or_unreadable_video_is_one_clear_error(tmp_path):

@@ -5,14 +5,16 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from table_helpers import TINY, of_kind, watch
 
+from calibration.layout import TableLayout
+from synth.footage import FootageRenderer
+from synth.scenario import Scenario
 from vision.card_readers import TruthReader
-from vision.footage import FootageRenderer
 from vision.frames import Frame
-from vision.layout import TableLayout
-from vision.scenario import Scenario
 from vision.table_watcher import QUIET_STRIDE, TableWatcher
+
+from event_helpers import log_lines
+from table_helpers import TINY, of_kind, watch
 
 
 def test_a_card_dropped_on_the_pile_is_one_play_at_the_moment_it_came_to_rest():
@@ -130,10 +132,10 @@ def test_a_quiet_table_is_watched_one_frame_in_five_and_a_busy_one_every_frame()
         def small(index=index, image=image):
             watched.append(index)
             return image
-        found += watcher.update(Frame(t, index, TINY, small, lambda image=image: image))
+        found += log_lines(watcher.update(Frame(t, index, TINY, small, lambda image=image: image)))
         if watcher.last_arms and watched[-1] == index:
             with_arms.append(index)
-    found += watcher.finish()
+    found += log_lines(watcher.finish())
     frames = index + 1
     cards = of_kind(found, "card")
     assert [(c["card"], c["seat"]) for c in cards] == [("r_5", 0)]

@@ -3,8 +3,8 @@
 import cv2
 import numpy as np
 
+from synth.render import render_scene
 from vision.locate import _complete_cut_card, locate
-from vision.render import render_scene
 
 
 def test_every_card_on_a_rendered_table_has_a_candidate_quad_on_it():

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from referee.cards import ALL_TOKENS
+from synth.render import render_crop
 from vision.classify import MODEL_PATH, NOT_CARD, CardClassifier
-from vision.render import render_crop
 
 ROOT = Path(__file__).resolve().parents[1]
 needs_model = pytest.mark.skipif(not MODEL_PATH.is_file(), reason="no shipped card model")
@@ -56,8 +56,8 @@ def test_identify_runs_without_torch_in_the_process():
 def test_the_model_reads_no_card_on_bare_tables_it_was_not_trained_on():
     # Tables with nothing on them, gingham cloths among them (the held-out seeds of the
     # recipe's bare-table step): whatever the locator finds there is not a card.
+    from synth.render import render_bare_table
     from vision.recognise import recognise
-    from vision.render import render_bare_table
 
     clf = CardClassifier()
     read = [s.card for seed in range(8001, 8021)

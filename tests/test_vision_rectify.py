@@ -3,8 +3,8 @@
 import cv2
 import numpy as np
 
+from synth.render import FACE_H, FACE_W, _paste, render_face
 from vision.rectify import CROP_H, CROP_W, WHITE_TARGET, normalise_white, order_quad, warp_card
-from vision.render import FACE_H, FACE_W, _paste, render_face
 
 
 def _scene_with(face, quad, size=(480, 640), grey=40):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from referee.cards import ALL_TOKENS
-from vision.render import (
+from synth.render import (
     FACE_H,
     FACE_W,
     NOT_CARD,
@@ -104,8 +104,8 @@ def _print2020():
     pytest.importorskip("PIL")
     from pathlib import Path
 
-    from vision.render import print2020_style
-    from vision.typeface import TYPEFACE_2020
+    from synth.render import print2020_style
+    from synth.typeface import TYPEFACE_2020
 
     if not Path(TYPEFACE_2020).is_file():
         pytest.skip(f"{TYPEFACE_2020} is not installed (Debian's fonts-dejavu-core)")
@@ -146,7 +146,7 @@ def test_in_the_2020_print_a_six_turned_over_is_not_a_nine_and_digits_lean_right
 
 def test_the_2020_print_draws_a_three_with_a_flat_top():
     _print2020()
-    from vision.typeface import typeface_mask
+    from synth.typeface import typeface_mask
 
     three = typeface_mask((300, 240), "3", (120, 150), 200, italic=False) > 127
     ys, xs = np.nonzero(three)
@@ -156,7 +156,7 @@ def test_the_2020_print_draws_a_three_with_a_flat_top():
 
 
 def test_a_drop_shadow_falls_on_one_side_and_an_outline_on_both():
-    from vision.render import _ink, random_style
+    from synth.render import _ink, random_style
 
     style = _print2020()(np.random.default_rng(1))
     assert style.drop_shadow and style.shadow_offset[0] < 0

@@ -7,8 +7,9 @@ import cv2
 import numpy as np
 import pytest
 
+from evaluation.cards import match_scene
+from evaluation.shared_data import shared_data_dir
 from vision.classify import MODEL_PATH
-from vision.evaluate import match_scene, shared_data_dir
 from vision.recognise import CardSighting, recognise
 
 CARDS = shared_data_dir() / "cards-dev"

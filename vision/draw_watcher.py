@@ -21,6 +21,7 @@ import math
 from collections import deque
 from dataclasses import dataclass, field
 
+from referee.events import Draw
 from vision.arms import Arm
 from vision.seats import angular_distance_deg, vote
 
@@ -121,11 +122,10 @@ class DrawWatcher:
         return frames_at_pile < PILE_DWELL_FRAMES
 
     @staticmethod
-    def _event(reach: _Reach, index: int) -> dict:
+    def _event(reach: _Reach, index: int) -> Draw:
         if reach.movement is not None and reach.movement.drew_at is None:
             reach.movement.drew_at, reach.movement.drew_from = reach.first_t, index
-        return {"t": round(reach.first_t, 4), "kind": "draw", "seat": vote(reach.seats),
-                "count": 1}
+        return Draw(round(reach.first_t, 4), seat=vote(reach.seats), count=1)
 
     def _follow_movements(self, t_s: float, arms: list[Arm]) -> None:
         """Each arm to its movement; the discard-pile frames of each; movements that left."""
@@ -146,7 +146,7 @@ class DrawWatcher:
                 movement.missing_frames += 1
         self.movements = [m for m in self.movements if m.missing_frames < GONE_FRAMES]
 
-    def update(self, t_s: float, arms: list[Arm]) -> list[dict]:
+    def update(self, t_s: float, arms: list[Arm]) -> list[Draw]:
         self._follow_movements(t_s, arms)
         events = []
         for index, (x0, y0, x1, y1) in enumerate(self.regions):
@@ -191,7 +191,7 @@ class DrawWatcher:
         return not self.movements and all(r.first_t is None and r.last_tip is None
                                            for r in self.reaches)
 
-    def finish(self) -> list[dict]:
+    def finish(self) -> list[Draw]:
         """Reaches still open at the end of the footage."""
         events = []
         for index, reach in enumerate(self.reaches):

@@ -90,7 +90,9 @@ def _masks(small: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-def _quad_of(contour: np.ndarray) -> np.ndarray | None:
+def quad_of(contour: np.ndarray) -> np.ndarray:
+    """The four corners of a contour: its hull simplified to four points when it has that
+    shape, else its smallest enclosing rectangle."""
     hull = cv2.convexHull(contour)
     peri = cv2.arcLength(hull, True)
     for eps in (0.02, 0.04):
@@ -105,7 +107,8 @@ def _long_side(quad: np.ndarray) -> float:
     return float(max((side[0] + side[2]) / 2, (side[1] + side[3]) / 2))
 
 
-def _aspect(quad: np.ndarray) -> float:
+def quad_aspect(quad: np.ndarray) -> float:
+    """Long side over short side of a quad (the mean of each pair of opposite sides)."""
     side = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
     a, b = (side[0] + side[2]) / 2, (side[1] + side[3]) / 2
     return max(a, b) / max(min(a, b), 1e-6)
@@ -192,7 +195,7 @@ def locate(image: np.ndarray, max_side: int = DETECT_MAX_SIDE,
     seen = _Seen()
 
     def add(quad: np.ndarray) -> None:
-        if ASPECT_RANGE[0] <= _aspect(quad) <= ASPECT_RANGE[1] and not seen.has(quad):
+        if ASPECT_RANGE[0] <= quad_aspect(quad) <= ASPECT_RANGE[1] and not seen.has(quad):
             seen.add(quad)
 
     for mask in _masks(small):
@@ -205,7 +208,7 @@ def locate(image: np.ndarray, max_side: int = DETECT_MAX_SIDE,
             hull_area = cv2.contourArea(hull)
             if area < MIN_SOLIDITY * hull_area:
                 continue
-            quad = _quad_of(hull)
+            quad = quad_of(hull)
             qa = cv2.contourArea(quad)
             if qa <= 0 or hull_area / qa < MIN_FILL:
                 continue
@@ -226,7 +229,7 @@ def locate(image: np.ndarray, max_side: int = DETECT_MAX_SIDE,
         for j in np.nonzero(near)[0] + i + 1:
             b = parts[j]
             hull = cv2.convexHull(np.vstack([a, b]).reshape(-1, 1, 2))
-            q = _quad_of(hull)
+            q = quad_of(hull)
             qa = cv2.contourArea(q)
             # Parts span the card's width: each part's long side is the card's short side.
             short = min(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1))

@@ -36,6 +36,8 @@ from enum import Enum
 import cv2
 import numpy as np
 
+from referee.cards import Card
+from referee.events import CardPlayed, CardRemoved, Event
 from referee.rules import RuleSet
 from vision.arms import Arm, robust_level
 from vision.frames import Frame
@@ -287,18 +289,18 @@ class PileWatcher:
 
     # -- per frame -------------------------------------------------------------------------
 
-    def update(self, frame: Frame, arms: list[Arm]) -> list[dict]:
+    def update(self, frame: Frame, arms: list[Arm]) -> list[Event]:
         """Look at one frame; return the events it confirms (usually none)."""
         events = self._watch(frame, arms)
         if self.waiting is not None:
             events = self._read_waiting(frame, arms) + events
         return events
 
-    def finish(self) -> list[dict]:
+    def finish(self) -> list[Event]:
         """The end of the footage: a card still waiting for a clean frame is read now."""
         return self._settle_waiting()
 
-    def _watch(self, frame: Frame, arms: list[Arm]) -> list[dict]:
+    def _watch(self, frame: Frame, arms: list[Arm]) -> list[Event]:
         t = frame.t_s
         self.came_to_rest = None
         crop, clipped = self._crop(frame.small)
@@ -383,7 +385,7 @@ class PileWatcher:
     # -- confirming a card -----------------------------------------------------------------
 
     def _confirm(self, t: float, crop: np.ndarray, changed: np.ndarray, hand_over: bool
-                 ) -> list[dict]:
+                 ) -> list[Event]:
         resting = changed & (self.still_frames >= STABLE_FRAMES)
         hull = self._card_patch(resting)
         if hull is None and resting.any():
@@ -419,8 +421,7 @@ class PileWatcher:
                 return settled  # never read: it was not announced, so nothing to take back
             # Backdated like a card: to when what was under it showed (mostly) still.
             gone_t = self._rest_time(crop, hull, t)
-            return [*settled, {"t": round(gone_t, 4), "kind": "card_removed",
-                               "card": gone.card}]
+            return [*settled, CardRemoved(round(gone_t, 4), card=Card.parse(gone.card))]
         rest_t = self._rest_time(crop, hull, t)
         seat = self._seat(hull, rest_t)
         last = self.played[-1] if self.played else None
@@ -441,7 +442,7 @@ class PileWatcher:
 
     # -- reading a card --------------------------------------------------------------------
 
-    def _read_waiting(self, frame: Frame, arms: list[Arm]) -> list[dict]:
+    def _read_waiting(self, frame: Frame, arms: list[Arm]) -> list[Event]:
         """Read the waiting card in this frame if no hand is over the pile and the card lies
         still; emit it once READ_FRAMES such readings are in, or when waiting is over."""
         waiting = self.waiting
@@ -531,7 +532,7 @@ class PileWatcher:
         cv2.fillConvexPoly(box, np.round(cv2.boxPoints(rect)).astype(np.int32), 1)
         return box > 0
 
-    def _settle_waiting(self) -> list[dict]:
+    def _settle_waiting(self) -> list[Event]:
         """Emit the waiting card with the readings of clean frames, else of the frames it was
         confirmed in."""
         waiting, self.waiting = self.waiting, None
@@ -545,11 +546,9 @@ class PileWatcher:
                 self.played.remove(played)
             return []
         played.card = reading.card
-        event: dict = {"t": round(played.t_s, 4), "kind": "card", "card": reading.card,
-                       "seat": played.seat, "confidence": round(reading.confidence, 3)}
-        if reading.runner_up:
-            event["alternatives"] = [reading.runner_up]
-        return [event]
+        alternatives = (reading.runner_up,) if reading.runner_up else ()
+        return [CardPlayed(round(played.t_s, 4), card=Card.parse(reading.card), seat=played.seat,
+                           confidence=round(reading.confidence, 3), alternatives=alternatives)]
 
     def _adjusts(self, last: _Played, hull: np.ndarray, seat: int | None, rest_t: float
                  ) -> bool:

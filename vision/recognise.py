@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 
 from vision.classify import NOT_CARD, CardClassifier, default_classifier
-from vision.locate import _aspect, locate
+from vision.locate import locate, quad_aspect
 from vision.rectify import order_quad, rectify
 
 MIN_CONFIDENCE = 0.9
@@ -161,7 +161,7 @@ def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
     # A reading inside a larger, fairly sure reading is a part of that card (the top half of a
     # sunburst card, its big digit): the whole card wins.
     areas = [abs(cv2.contourArea(r[3])) for r in readings]
-    card_shaped = [CARD_ASPECT[0] <= _aspect(r[3]) <= CARD_ASPECT[1] for r in readings]
+    card_shaped = [CARD_ASPECT[0] <= quad_aspect(r[3]) <= CARD_ASPECT[1] for r in readings]
     readings = [r for i, r in enumerate(readings) if card_shaped[i] or not any(
         ENCLOSING_AREA[0] * areas[i] < areas[j] < ENCLOSING_AREA[1] * areas[i]
         and o[0] >= ENCLOSING_CONFIDENCE * r[0]
@@ -223,7 +223,7 @@ def _join_parts(readings: list[tuple[float, int, int, np.ndarray]], quads: list[
     single-card photos, natnael_k: r_draw_2 and g_draw_2)."""
     areas = [abs(cv2.contourArea(q)) for q in quads]
     whole = [(q, a) for q, a in zip(quads, areas, strict=True)
-             if CARD_ASPECT[0] <= _aspect(q) <= CARD_ASPECT[1]]
+             if CARD_ASPECT[0] <= quad_aspect(q) <= CARD_ASPECT[1]]
     joined = list(readings)
     i = 0
     while i < len(joined):
@@ -263,7 +263,7 @@ def _around_parts(a: np.ndarray, b: np.ndarray, part_areas: tuple[float, float]
     """The smallest rectangle around two parts (ordered quad), when it is shaped like a card
     and not much larger than the two (`PARTS_MAX_SPREAD`); else None."""
     box = cv2.boxPoints(cv2.minAreaRect(np.concatenate([a, b]).astype(np.float32)))
-    if not CARD_ASPECT[0] <= _aspect(box) <= CARD_ASPECT[1]:
+    if not CARD_ASPECT[0] <= quad_aspect(box) <= CARD_ASPECT[1]:
         return None
     if abs(cv2.contourArea(box)) > PARTS_MAX_SPREAD * sum(part_areas):
         return None
@@ -288,7 +288,7 @@ def _whole_over_parts(readings: list[tuple[float, int, int, np.ndarray]]
     areas = [abs(cv2.contourArea(r[3])) for r in readings]
     dropped: set[int] = set()
     for w, (conf, _, _, whole) in enumerate(readings):
-        if w in dropped or not CARD_ASPECT[0] <= _aspect(whole) <= CARD_ASPECT[1]:
+        if w in dropped or not CARD_ASPECT[0] <= quad_aspect(whole) <= CARD_ASPECT[1]:
             continue
         parts = [i for i, r in enumerate(readings)
                  if i != w and i not in dropped

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import cv2
 
 from calibration.camera import CameraProfile
+from referee.events import Event
 from vision.arms import Arm, ArmTracker
 from vision.draw_watcher import DrawWatcher
 from vision.frames import Frame
@@ -79,7 +80,7 @@ class TableWatcher:
         return watchers is not None and not self.last_arms \
             and watchers.pile.state is PileState.IDLE and watchers.draws.idle()
 
-    def update(self, frame: Frame) -> list[dict]:
+    def update(self, frame: Frame) -> list[Event]:
         if self.passed_over < QUIET_STRIDE - 1 and self.quiet():
             self.passed_over += 1
             return []
@@ -97,7 +98,7 @@ class TableWatcher:
         events += watchers.draws.update(frame.t_s, arms)
         return events
 
-    def finish(self) -> list[dict]:
+    def finish(self) -> list[Event]:
         if self._watchers is None:
             return []
         return self._watchers.pile.finish() + self._watchers.draws.finish()

@@ -11,9 +11,7 @@ from typing import Annotated
 import typer
 
 from audio.blocks import AudioSourceError
-from audio.detector import DETECTOR_RATE_HZ
-from bruno.errors import UserError
-from calibration.mic import (
+from audio.calibration import (
     KNOCKING_S,
     KNOCKS,
     QUIET_S,
@@ -22,6 +20,8 @@ from calibration.mic import (
     MicMeasurement,
     measure_mic,
 )
+from audio.detector import DETECTOR_RATE_HZ
+from bruno.errors import UserError
 from calibration.profile import ProfileError, save_mic_section
 
 #: Where the profile goes unless --profile says otherwise.

@@ -13,13 +13,13 @@ import typer
 
 from bruno.errors import UserError
 from calibration.camera import DEFAULT_SEAT0_ANGLE_DEG, save_camera_section
-from calibration.camera_proposal import (
+from calibration.profile import ProfileError
+from vision.camera_calibration import (
     CameraCalibrationError,
     draw_proposal,
     footage_frames,
     propose_camera_from_frames,
 )
-from calibration.profile import ProfileError
 from vision.frames import FrameSourceError, read_camera
 
 VIDEO_FRAME_AT_S = 3.0

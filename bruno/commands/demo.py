@@ -16,10 +16,11 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from bruno.demo_footage import NOTES, ROOM, VIDEO
+from bruno.demo_files import NOTES, ROOM, VIDEO
 from bruno.errors import UserError
-from bruno.rulings_table import add_ruling_row, rulings_table
+from bruno.rulings_table import add_ruling_row, penalty_summary, rulings_table
 from referee.eventlog import dumps
+from referee.events import Event
 
 DEFAULT_OUT = Path("bruno-demo")
 
@@ -35,13 +36,13 @@ def demo(
         "--json", help="Print the rulings as JSON lines, like `bruno review --json`.")] = False,
 ) -> None:
     """Review the bundled demo footage and print its rulings and the report's path."""
-    from bruno.review_run import report_failures, run_reviews
+    from bruno.review.run import report_failures, run_reviews
     from vision.card_readers import CardModelMissing, recogniser_reader
 
     for needed in (VIDEO, NOTES, ROOM):
         if not needed.is_file():
             raise UserError(f"{needed}: the demo footage is missing; render it with "
-                            "`python -m bruno.demo_footage`")
+                            "`python -m synth.demo_footage`")
     folder = _out_folder(out, quiet=as_json)
     try:
         read_card = recogniser_reader()
@@ -73,7 +74,7 @@ def demo(
 def _out_folder(out: Path | None, quiet: bool) -> Path:
     """`--out` as given; by default bruno-demo/ here, or a temporary folder when that cannot
     be written."""
-    from bruno.review_run import unwritable
+    from bruno.review.run import unwritable
 
     if out is not None:
         return out
@@ -86,8 +87,8 @@ def _out_folder(out: Path | None, quiet: bool) -> Path:
     return folder
 
 
-def _print_rulings(rulings: list[dict], events: list[dict]) -> None:
-    noted = {(e["t"], e.get("seat")) for e in events if e.get("source") == "notes"}
+def _print_rulings(rulings: list[dict], events: list[Event]) -> None:
+    noted = {(e.t, getattr(e, "seat", None)) for e in events if e.source == "notes"}
     console = Console(highlight=False)
     table = rulings_table()
     shown = [r for r in rulings if r["rule"] not in HIDDEN_INFO]
@@ -98,11 +99,6 @@ def _print_rulings(rulings: list[dict], events: list[dict]) -> None:
         add_ruling_row(table, ruling, style="bold red" if penalty else "")
     console.print(table)
     penalties = [r for r in rulings if r["kind"] == "ruling"]
-    cards: dict[str, int] = {}
-    for ruling in penalties:
-        who = "unseen" if ruling["seat"] is None else f"seat {ruling['seat']}"
-        cards[who] = cards.get(who, 0) + (ruling.get("penalty") or 0)
     console.print(f"[bold]{len(penalties)} penalties[/] in {len(rulings)} rulings "
                   f"({len(rulings) - len(shown)} turn lines not shown). "
-                  + ("Penalty cards: " + ", ".join(f"{k}: {v}" for k, v in sorted(cards.items()))
-                     if cards else ""))
+                  + ("Penalty cards: " + penalty_summary(penalties) if penalties else ""))

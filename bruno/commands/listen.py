@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,10 +10,11 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from bruno.errors import UserError
+from referee.eventlog import dumps
 
 if TYPE_CHECKING:  # the audio stack (numpy, PyAV, pydantic) loads only when listening
     from audio.blocks import AudioBlock
-    from audio.detector import Knock, KnockDetector
+    from audio.detector import HeardKnock, KnockDetector
     from calibration.profile import MicProfile
 
 #: Files longer than this (s) get a progress bar on an interactive terminal.
@@ -40,8 +40,8 @@ def listen(
     Without --profile the detector uses its defaults (see audio/README.md).
     """
     from audio.blocks import AudioSourceError
+    from audio.calibration import knock_model_for
     from audio.detector import KnockDetector
-    from calibration.mic import knock_model_for
 
     if mic == (source is not None):
         raise UserError("give either a sound/video file or --mic (not both, not neither)")
@@ -72,9 +72,9 @@ def _mic_section(profile: Path | None) -> MicProfile | None:
     return mic_section
 
 
-def _print_knock(knock: Knock, json_out: bool) -> None:
+def _print_knock(knock: HeardKnock, json_out: bool) -> None:
     if json_out:
-        print(json.dumps(knock.to_event()), flush=True)
+        print(dumps(knock.event().to_dict()), flush=True)
     else:
         print(f"{knock.t_s:9.3f} s  knock  {knock.strength_db:5.1f} dB above floor  "
               f"confidence {knock.confidence:.2f}", flush=True)
@@ -111,7 +111,7 @@ def _listen_live(detector: KnockDetector, device: str | None, json_out: bool) ->
         print("stopped", file=sys.stderr)
 
 
-def _knocks(detector: KnockDetector, blocks) -> Iterator[Knock]:
+def _knocks(detector: KnockDetector, blocks) -> Iterator[HeardKnock]:
     for block in blocks:
         yield from detector.process(block)
     yield from detector.finish()

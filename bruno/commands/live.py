@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from bruno.commands.card_reader import card_reader
 from bruno.errors import UserError
 from referee.cards import parse_color, token_words
 
@@ -107,11 +108,11 @@ def _prepare(camera: str | None, mic: str | None, no_mic: bool, profile: Path | 
              players: int | None, dealer: int, variant: str, setting: list[str],
              journal: Path | None, resume: Path | None, cards_from: Path | None) -> _Table:
     from audio.blocks import AudioSourceError
+    from audio.calibration import knock_model_for
     from bruno.commands.replay import parse_settings
     from bruno.live import sources
     from bruno.live.clock import SessionClock
     from bruno.live.journal import JournalError, read_journal
-    from calibration.mic import knock_model_for
     from referee.eventlog import GameSetup
     from referee.events import EventError
     from vision.frames import FrameSourceError
@@ -162,7 +163,7 @@ def _prepare(camera: str | None, mic: str | None, no_mic: bool, profile: Path | 
         if mic_section is None and not spec.is_recording:
             table.notes.append("No microphone calibration: the knock detector uses its defaults; "
                                "`bruno calibrate mic` measures this room's knocks.")
-    table.read_card = _card_reader(cards_from)
+    table.read_card = card_reader(cards_from)
     table.session, table.report = _open_session(setup, clock, camera_profile, profile_path,
                                                 journal, contents)
     return table
@@ -188,7 +189,8 @@ def _profile_players(room: RoomProfile | None) -> int | None:
 
 def _camera_profile(room: RoomProfile | None, path: Path, players: int,
                     asked_players: int | None, notes: list[str]) -> CameraProfile:
-    from calibration.camera import default_camera_profile, parse_camera_section
+    from calibration.camera import parse_camera_section
+    from calibration.layout import default_camera_profile
     from calibration.profile import ProfileError
 
     if room is not None and room.camera is not None:
@@ -212,25 +214,6 @@ def _camera_profile(room: RoomProfile | None, path: Path, players: int,
         f"`bruno calibrate mic --profile {path}`, or click the pile, the draw piles and the "
         "seats on the dashboard's calibration page.")
     return default_camera_profile(players)
-
-
-def _card_reader(cards_from: Path | None):
-    """The card recogniser, or (synthetic footage) the ground truth it was rendered from."""
-    import json
-
-    from vision.card_readers import CardModelMissing, TruthReader, recogniser_reader
-
-    if cards_from is None:
-        try:
-            return recogniser_reader()
-        except CardModelMissing as error:
-            raise UserError(str(error)) from None
-    try:
-        lines = cards_from.read_text(encoding="utf-8").splitlines()
-        events = [json.loads(line) for line in lines if line.strip()]
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise UserError(f"{cards_from}: cannot read the ground-truth log ({error})") from None
-    return TruthReader(e for e in events if isinstance(e, dict) and "kind" in e)
 
 
 def _open_session(setup, clock, camera_profile, profile_path: Path, journal: Path | None,

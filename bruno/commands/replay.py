@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from bruno.errors import UserError
-from bruno.rulings_table import add_ruling_row, rulings_table
+from bruno.rulings_table import add_ruling_row, penalty_summary, rulings_table
 from referee.eventlog import EventLogError, GameSetup, dumps, read_event_log
 from referee.events import EventError
 from referee.rulings import Ruling
@@ -71,15 +71,4 @@ def print_rulings(setup: GameSetup, rulings: list[Ruling], source: str) -> None:
     penalties = [r for r in rulings if r.is_penalty]
     console.print(f"[bold]{len(penalties)} penalties[/] in {len(rulings)} rulings.")
     if penalties:
-        console.print("Penalty cards: " + penalty_summary(penalties, setup.players))
-
-
-def penalty_summary(penalties: list[Ruling], players: int) -> str:
-    """'seat 0: 4, seat 2: 2, unseen: 2' — what each seat has to take, for the table."""
-    cards: dict[int | None, int] = {}
-    for ruling in penalties:
-        cards[ruling.seat] = cards.get(ruling.seat, 0) + (ruling.penalty or 0)
-    parts = [f"seat {seat}: {cards[seat]}" for seat in range(players) if seat in cards]
-    if None in cards:
-        parts.append(f"unseen: {cards[None]}")
-    return ", ".join(parts)
+        console.print("Penalty cards: " + penalty_summary([r.to_dict() for r in penalties]))

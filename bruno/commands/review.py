@@ -7,7 +7,6 @@ exactly as `bruno replay` reads it.
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -17,14 +16,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from bruno.commands.card_reader import card_reader
 from bruno.errors import UserError
-from bruno.review_notes import NotesError, checked_events, read_notes, table_setup
-from calibration.camera import default_camera_profile, load_camera_profile
+from bruno.review.footage import review_video
+from bruno.review.pipeline import ReviewError, prepare_review
 from calibration.profile import ProfileError
 from referee.eventlog import dumps
-from vision.card_readers import CardModelMissing, TruthReader, recogniser_reader
+from referee.events import in_time_order
 from vision.frames import FrameSourceError
-from vision.review import merge_events, review_video
 
 
 def review(
@@ -67,9 +66,9 @@ def review(
 ) -> None:
     """Review recorded games: events, rulings, an HTML report and an annotated video."""
     if not events_only:
-        from bruno.review_run import review_files
+        from bruno.review.run import review_files
 
-        review_files(footage, out, _reader(cards_from), profile=profile, players=players,
+        review_files(footage, out, card_reader(cards_from), profile=profile, players=players,
                      dealer=dealer, variant=variant, jobs=jobs, as_json=as_json, notes=notes,
                      annotate=not no_video, full_size_video=full_size_video)
         return
@@ -77,41 +76,23 @@ def review(
         raise UserError("--events-only takes one footage file at a time")
     footage = footage[0]
     try:
-        written = read_notes(notes) if notes else None
-        players = players or (written.setup.players if written else None)
-        camera = load_camera_profile(profile) if profile else \
-            default_camera_profile(players or 4)
-        players = players or camera.players
-        if players != camera.players:
-            raise UserError(f"--players {players} but the profile has {camera.players} seats; "
-                            "calibrate the camera for this table")
-        game = table_setup(written, variant=variant, players=players, dealer=dealer)
-        added = checked_events(written, players) if written else []
-        read = _reader(cards_from)
-        result = review_video(footage, camera, read, players, game.dealer)
-    except (ProfileError, CardModelMissing, FrameSourceError, NotesError) as error:
+        prepared = prepare_review(footage, profile=profile, players=players, dealer=dealer,
+                                  variant=variant, notes=notes, event_log_only=True)
+        read = card_reader(cards_from)
+        result = review_video(footage, prepared.setup.camera, read)
+    except (ReviewError, ProfileError, FrameSourceError) as error:
         raise UserError(str(error)) from None
-    log = [game.to_dict(), *merge_events(result.events, added)]
+    events = in_time_order(result.events, prepared.added)
+    log = [prepared.game.to_dict(), *(event.to_dict() for event in events)]
     if as_json:
         for event in log:
             typer.echo(dumps(event))
     else:
         _print_table(footage, log)
-    for note in result.notes:
+    for note in [*prepared.setup.notes, *result.notes]:
         print(f"bruno: warning: {note}", file=sys.stderr)
     if result.error:
         raise UserError(result.error)
-
-
-def _reader(cards_from: Path | None):
-    if cards_from is None:
-        return recogniser_reader()
-    try:
-        lines = cards_from.read_text(encoding="utf-8").splitlines()
-        events = [json.loads(line) for line in lines if line.strip()]
-    except (OSError, json.JSONDecodeError) as error:
-        raise UserError(f"{cards_from}: cannot read the ground-truth log ({error})") from None
-    return TruthReader(e for e in events if isinstance(e, dict) and "kind" in e)
 
 
 def _print_table(footage: Path, log: list[dict]) -> None:

@@ -16,8 +16,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from calibration.camera import CameraProfile, Region
+from calibration.layout import DRAW_REGION_CARDS, PILE_REGION_CARDS
 from calibration.profile import describe_validation_error
-from vision.layout import DRAW_REGION_CARDS, PILE_REGION_CARDS
 
 SEAT_REACH = 0.4
 """A seat is shown this fraction of the frame's smaller side away from the pile centre."""

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from audio.blocks import AudioBlock, AudioSourceError
 from audio.detector import KnockDetector
 from bruno.live.session import LiveSession
+from referee.events import Event
 from vision.frames import Frame, FrameSourceError
 from vision.pile_watcher import CardReader
 from vision.table_watcher import TableWatcher
@@ -32,7 +32,7 @@ class _Capture(threading.Thread):
         self.note = note
         self.events = 0
 
-    def _feed(self, event: dict[str, Any]) -> None:
+    def _feed(self, event: Event) -> None:
         try:
             self.session.feed(event)
             self.events += 1
@@ -111,6 +111,6 @@ class MicCapture(_Capture):
     def _capture(self) -> None:
         for block in self.blocks:
             for knock in self.detector.process(block):
-                self._feed(knock.to_event())
+                self._feed(knock.event())
         for knock in self.detector.finish():
-            self._feed(knock.to_event())
+            self._feed(knock.event())

@@ -9,8 +9,9 @@ from typing import Any
 
 import cv2
 
-from bruno.annotated_video import Overlay, draw_overlay
+from bruno.review.annotated_video import Overlay, draw_overlay
 from calibration.camera import CameraProfile
+from referee.events import Event
 from vision.frames import Frame
 
 JPEG_QUALITY = 80
@@ -27,9 +28,9 @@ class LiveOverlay(Overlay):
         return self.top
 
 
-def live_overlay(camera: CameraProfile, events: list[dict[str, Any]],
+def live_overlay(camera: CameraProfile, events: list[Event],
                  rulings: list[dict[str, Any]], top: str | None) -> LiveOverlay:
-    return LiveOverlay(events=sorted(events, key=lambda e: e["t"]), rulings=rulings,
+    return LiveOverlay(events=sorted(events, key=lambda e: e.t), rulings=rulings,
                        pile_box=camera.pile.box(),
                        seat_angles_deg=camera.seat_angles_deg, top=top)
 

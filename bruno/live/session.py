@@ -31,9 +31,10 @@ from typing import Any
 
 from bruno.live.clock import SessionClock
 from bruno.live.journal import CLOCK_KIND, JournalContents, JournalError, read_journal, repair
-from calibration.camera import CameraProfile, default_camera_profile
+from calibration.camera import CameraProfile
+from calibration.layout import default_camera_profile
 from referee.eventlog import GameSetup, Journal
-from referee.events import EventError, parse_event
+from referee.events import Event, EventError, parse_event
 from referee.session import Session
 from vision.frames import Frame
 
@@ -110,7 +111,7 @@ class LiveSession:
         self._changed = threading.Condition(self._lock)
         self.rulings: list[dict[str, Any]] = []
         self._listeners: list[RulingListener] = []
-        self._recent: deque[dict[str, Any]] = deque(maxlen=RECENT_EVENTS)
+        self._recent: deque[Event] = deque(maxlen=RECENT_EVENTS)
         self._horizon = float("-inf")
         self._journal: Journal | None = None
         self.journal_path: Path | None = None
@@ -179,15 +180,13 @@ class LiveSession:
 
     # --- the referee ---------------------------------------------------------------------
 
-    def feed(self, event: dict[str, Any]) -> list[dict[str, Any]]:
+    def feed(self, event: Event) -> list[dict[str, Any]]:
         """A detector's event, `t` on the session clock: journaled, then given to the referee.
-        Returns the rulings it released at once. Raises ValueError for a malformed event."""
+        Returns the rulings it released at once."""
         with self._lock:
-            parsed = parse_event(event, self.setup.players)
-            line = parsed.to_dict()
-            self._write(line)
-            self._recent.append(line)
-            return self._publish(self._session.feed(parsed))
+            self._write(event.to_dict())
+            self._recent.append(event)
+            return self._publish(self._session.feed(event))
 
     def advance(self, now: float | None = None) -> list[dict[str, Any]]:
         """Move the clock to `now` (default: the session clock): held events old enough are
@@ -211,7 +210,7 @@ class LiveSession:
         with self._lock:
             t = round(self.clock.now(), 3)
             start = len(self.rulings)
-            self.feed({**event, "t": t})
+            self.feed(parse_event({**event, "t": t}, self.setup.players))
             if self._ticker is not None:
                 give_up = time.monotonic() + self.window_s + SUBMIT_WAIT_S
                 while self._horizon <= t and not self._stop.is_set():
@@ -348,7 +347,7 @@ class LiveSession:
                 except EventError as error:
                     raise JournalError(f"{contents.path}: the event at t={entry.get('t')}: "
                                        f"{error}") from None
-                self._recent.append(event.to_dict())
+                self._recent.append(event)
                 rulings = self._session.feed(event)
             replayed += [ruling.to_dict() for ruling in rulings]
         journaled = contents.rulings

@@ -1,10 +1,10 @@
 """Synthetic game footage: a scenario -> a top-down table video with sound, and its ground truth.
 
-    python -m vision.footage SCENARIO.json OUT.mp4 [--size 720x1280] [--fps 30]
+    python -m synth.footage SCENARIO.json OUT.mp4 [--size 720x1280] [--fps 30]
 
-The table comes from `vision.render` (texture, light); the two draw piles are stacks of card
+The table comes from `synth.render` (texture, light); the two draw piles are stacks of card
 backs (black, red oval); every play is an arm-like occluder coming in from its seat's side,
-carrying a card rendered by `vision.render.render_face` in the footage's print style (see
+carrying a card rendered by `synth.render.render_face` in the footage's print style (see
 `footage_style`), dropping it askew and off-centre on the pile, lingering and leaving. On top:
 a lighting change, passing shadows, sensor noise and H.264 compression. The sound track has
 real knuckle knocks from knocks-dev (test split) when that data is present, else synthesised
@@ -15,7 +15,7 @@ the first frame at which the thing is true. Everything is deterministic given th
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -23,9 +23,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.footage_sound import render_sound_track
-from vision.layout import TableLayout, border_point
-from vision.render import (
+from calibration.layout import TableLayout, border_point
+from synth.footage_sound import render_sound_track
+from synth.render import (
     FACE_H,
     FACE_W,
     face_mask,
@@ -34,7 +34,7 @@ from vision.render import (
     render_face,
     render_table,
 )
-from vision.scenario import APPROACH_S, DRAW_DWELL_S, WITHDRAW_S, Scenario
+from synth.scenario import APPROACH_S, DRAW_DWELL_S, WITHDRAW_S, Scenario
 
 DEFAULT_SIZE = (720, 1280)
 DEFAULT_FPS = 30
@@ -390,9 +390,10 @@ class RenderedFootage:
 
 
 def render_footage(scenario: Scenario, out: str | Path, size: tuple[int, int] = DEFAULT_SIZE,
-                   fps: int = DEFAULT_FPS, sound: bool = True, crf: int = 23
-                   ) -> RenderedFootage:
-    """Write `out` (MP4: H.264 video, AAC sound) and `out`.truth.jsonl; return the truth."""
+                   fps: int = DEFAULT_FPS, sound: bool = True, crf: int = 23,
+                   knock_sounds: Sequence[np.ndarray] = ()) -> RenderedFootage:
+    """Write `out` (MP4: H.264 video, AAC sound) and `out`.truth.jsonl; return the truth.
+    The knocks are drawn from `knock_sounds` (see `synth.footage_sound.render_sound_track`)."""
     import av
 
     from referee.eventlog import dumps
@@ -418,7 +419,7 @@ def render_footage(scenario: Scenario, out: str | Path, size: tuple[int, int] = 
             container.mux(video.encode(frame))
         container.mux(video.encode())
         if audio is not None:
-            track = render_sound_track(scenario, scenario.length_s(), 48_000)
+            track = render_sound_track(scenario, scenario.length_s(), 48_000, knock_sounds)
             _encode_audio(container, audio, track, 48_000)
     truth = renderer.truth()
     truth_path = out.with_suffix(".truth.jsonl")
@@ -443,7 +444,7 @@ def _encode_audio(container, stream, samples: np.ndarray, rate_hz: int) -> None:
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    from vision.scenario import load_scenario
+    from synth.scenario import load_scenario
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scenario")

@@ -1,6 +1,6 @@
 """Score the knock detector on the knocks-dev recordings.
 
-    python -m audio.evaluate DATA_DIR [--split test|tune|all] [--snr] [--profile ROOM.toml]
+    python -m evaluation.knocks DATA_DIR [--split test|tune|all] [--snr] [--profile ROOM.toml]
                                       [--operating-points]
 
 DATA_DIR is the knocks-dev folder or the shared data folder holding it. Prints, per class
@@ -23,14 +23,14 @@ from pathlib import Path
 import numpy as np
 
 from audio.blocks import array_blocks
-from audio.dataset import Clip, load_clips
 from audio.detector import DETECTOR_RATE_HZ, DetectorParams, KnockDetector, detect_knocks
 from audio.knock_score import KnockModel
-from audio.matching import MatchResult, match_onsets
-from audio.mixer import cut_excerpts, mix_at_snr
 from audio.sources import open_recording
-from audio.synthetic import reverberate
 from calibration.profile import ProfileError
+from evaluation.knock_data import Clip, load_clips
+from evaluation.matching import MatchResult, match_onsets
+from synth.mixer import cut_excerpts, mix_at_snr
+from synth.sounds import reverberate
 
 SNRS_DB = (20.0, 10.0, 5.0, 0.0)
 
@@ -183,7 +183,7 @@ def print_snr_table(clips: list[Clip], model: KnockModel | None = None) -> None:
         )
 
 
-#: The rooms of --rooms (and of audio.tune_scorer): RT60 (s), direct-to-reverberant (dB).
+#: The rooms of --rooms (and of evaluation.tune_knocks): RT60 (s), direct-to-reverberant (dB).
 ROOMS = ((0.4, 10.0), (0.8, 3.0), (0.3, 6.0))
 
 
@@ -191,7 +191,7 @@ def print_room_table(
     clips: list[Clip], model: KnockModel | None = None, calibration: Clip | None = None
 ) -> None:
     """The split's knuckle knocks, and its distractors and backgrounds, as a microphone
-    across the table hears them in reverberant rooms (`audio.synthetic.reverberate`): with
+    across the table hears them in reverberant rooms (`synth.sounds.reverberate`): with
     `model`, and with a profile calibrated in the same room on `calibration` (the protocol
     of `bruno calibrate mic --from`, on that clip through the room)."""
     knocks = [(c, load_samples(c.path)) for c in clips if c.cls == "knuckle"]
@@ -230,7 +230,7 @@ def print_room_table(
 
 
 def _calibrated_in(samples: np.ndarray) -> KnockModel:
-    from calibration.mic import knock_model_for, measure_mic
+    from audio.calibration import knock_model_for, measure_mic
 
     blocks = array_blocks(samples, DETECTOR_RATE_HZ, DETECTOR_RATE_HZ)
     return knock_model_for(measure_mic(blocks).profile)
@@ -270,7 +270,7 @@ def print_operating_points(clips: list[Clip], model: KnockModel | None = None) -
 def _model(profile: Path | None) -> KnockModel:
     if profile is None:
         return KnockModel()
-    from calibration.mic import knock_model_for
+    from audio.calibration import knock_model_for
     from calibration.profile import load_profile
 
     mic = load_profile(profile).mic
@@ -281,7 +281,7 @@ def _model(profile: Path | None) -> KnockModel:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m audio.evaluate", description=__doc__.split("\n")[0]
+        prog="python -m evaluation.knocks", description=__doc__.split("\n")[0]
     )
     parser.add_argument("data_dir", type=Path, help="knocks-dev, or the folder holding it")
     parser.add_argument("--split", choices=["test", "tune", "all"], default="test")
@@ -296,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         clips = load_clips(args.data_dir)
         model = _model(args.profile)
     except (FileNotFoundError, ProfileError) as error:
-        print(f"audio.evaluate: error: {error}", file=sys.stderr)
+        print(f"evaluation.knocks: error: {error}", file=sys.stderr)
         return 2
     if args.profile:
         print(f"Detector model from {args.profile}: {model}")

@@ -1,11 +1,11 @@
 """Score the table watcher on synthetic footage with ground truth.
 
-    python -m vision.evaluate_footage SCENARIO.json... [--reader truth|model] [--size 720x1280]
-    python -m vision.evaluate_footage --games 101-110     # random games, seeds 101..110
+    python -m evaluation.footage SCENARIO.json... [--reader truth|model] [--size 720x1280]
+    python -m evaluation.footage --games 101-110     # random games, seeds 101..110
 
 
-Each scenario is rendered (once; `--cache DIR` keeps the videos) with `vision.footage`, reviewed
-with `vision.review` using the default camera profile of the footage's layout, and matched to
+Each scenario is rendered (once; `--cache DIR` keeps the videos) with `synth.footage`, reviewed
+with `bruno.review.footage` using the default camera profile of the footage's layout, and matched to
 its truth: plays found / missed / phantom, seat and card accuracy, onset error of `t`, draws
 and take-backs found. `--reader truth` reads cards from the ground truth, so the numbers
 measure the watching alone; `--reader model` uses the card recogniser.
@@ -20,11 +20,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bruno.review.footage import review_video
+from calibration.layout import TableLayout
+from evaluation.knock_data import real_knock_excerpts
+from synth.footage import DEFAULT_FPS, render_footage
+from synth.scenario import load_scenario, random_scenario
 from vision.card_readers import TruthReader, recogniser_reader
-from vision.footage import DEFAULT_FPS, render_footage
-from vision.layout import TableLayout
-from vision.review import review_video
-from vision.scenario import load_scenario, random_scenario
 
 PLAY_MATCH_S = 0.5
 """A detected card matches a true play when their `t` differ by at most this."""
@@ -147,22 +148,23 @@ def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
         video = cache / f"{path.stem}_{size[0]}x{size[1]}.mp4"
         truth_path = video.with_suffix(".truth.jsonl")
         if not (video.exists() and truth_path.exists()):
-            render_footage(scenario, video, size, DEFAULT_FPS)
+            render_footage(scenario, video, size, DEFAULT_FPS,
+                           knock_sounds=real_knock_excerpts(48_000))
         truth = [json.loads(line) for line in truth_path.read_text().splitlines()]
         read = TruthReader(truth[1:]) if reader == "truth" else recogniser_reader()
         camera = TableLayout().camera_profile(scenario.players, size=size)
         started = time.perf_counter()
-        result = review_video(video, camera, read, scenario.players, scenario.dealer,
-                              listen=listen)
-        s = score(truth[1:], result.events)
+        result = review_video(video, camera, read, listen=listen)
+        found = [event.to_dict() for event in result.events]  # scored against the truth's lines
+        s = score(truth[1:], found)
         s.review_s = time.perf_counter() - started
         s.seconds = scenario.length_s()
         if verbose:
             print(f"{path.name}: {s.found}/{s.plays} found, {s.phantom} phantom, seats "
                   f"{s.seat_right}, draws {s.draws_found}/{s.draws} (+{s.draw_phantom})",
                   flush=True)
-            for line in (card_misreadings(truth[1:], result.events)
-                         + draw_mismatches(truth[1:], result.events)):
+            for line in (card_misreadings(truth[1:], found)
+                         + draw_mismatches(truth[1:], found)):
                 print(f"  {line}", flush=True)
         total.add(s)
     return total, len(paths)
@@ -171,7 +173,7 @@ def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("scenarios", nargs="*", type=Path)
-    parser.add_argument("--games", help="Also random games (vision.scenario.random_scenario) "
+    parser.add_argument("--games", help="Also random games (synth.scenario.random_scenario) "
                         "with these seeds, e.g. 101-110; written to the cache folder.")
     parser.add_argument("--plays", type=int, default=31, help="Plays per random game.")
     parser.add_argument("--reader", choices=("truth", "model"), default="truth")

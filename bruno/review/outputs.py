@@ -12,9 +12,10 @@ from pathlib import Path
 
 import numpy as np
 
-from bruno.annotated_video import Overlay, write_annotated_video
-from bruno.report import ReportInput, SoundEnvelope, evidence_times, write_report
+from bruno.review.annotated_video import Overlay, write_annotated_video
+from bruno.review.report import ReportInput, SoundEnvelope, evidence_times, write_report
 from referee.eventlog import dumps
+from referee.events import Event
 from vision.frames import media_time_s
 
 ANNOTATED_PART = "annotated.part.mp4"
@@ -114,7 +115,7 @@ def write_jsonl(path: Path, objects: Iterable[dict]) -> None:
 
 
 def write_review_folder(folder: str | Path, video: str | Path, game: dict,
-                        events: list[dict], rulings: list[dict], *,
+                        events: list[Event], rulings: list[dict], *,
                         pile_box: tuple[float, float, float, float] | None = None,
                         seat_angles_deg: tuple[float, ...] | None = None,
                         sound_checked: bool = True,
@@ -134,7 +135,7 @@ def write_review_folder(folder: str | Path, video: str | Path, game: dict,
     folder.mkdir(parents=True, exist_ok=True)
     paths = {name: folder / name for name in
              ("events.jsonl", "rulings.jsonl", "report.html", "annotated.mp4")}
-    write_jsonl(paths["events.jsonl"], [game, *events])
+    write_jsonl(paths["events.jsonl"], [game, *(event.to_dict() for event in events)])
     write_jsonl(paths["rulings.jsonl"], rulings)
 
     report = ReportInput(

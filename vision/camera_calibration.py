@@ -21,7 +21,7 @@ from calibration.camera import (
     Region,
     default_seat_angles,
 )
-from vision.layout import DRAW_REGION_CARDS, PILE_REGION_CARDS
+from calibration.layout import DRAW_REGION_CARDS, PILE_REGION_CARDS
 
 WORK_WIDTH_PX = 640
 """The picture is searched at this width (backs are large, fine detail is not needed)."""

@@ -12,12 +12,13 @@ was measured on:
 from __future__ import annotations
 
 import csv
-import os
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
-#: Environment variable naming the shared data folder (the one holding knocks-dev/).
-SHARED_DATA_ENV = "BRUNO_SHARED_DATA"
+import numpy as np
+
+from evaluation.shared_data import shared_data_dir
 
 _TUNE_BACKGROUNDS = frozenset({"dude_miaowing", "running_tap"})
 
@@ -35,13 +36,6 @@ class Clip:
     @property
     def name(self) -> str:
         return self.path.stem
-
-
-def default_shared_data() -> Path:
-    """`$BRUNO_SHARED_DATA`, else ../shared/data next to the repository."""
-    if os.environ.get(SHARED_DATA_ENV):
-        return Path(os.environ[SHARED_DATA_ENV])
-    return Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
 def knocks_dir(data_dir: Path) -> Path:
@@ -75,3 +69,26 @@ def load_clips(data_dir: Path) -> list[Clip]:
             path = root / row["path"]
             clips.append(Clip(path, row["kind"], row["class"], times, split_of(path)))
     return clips
+
+
+@lru_cache(maxsize=2)
+def real_knock_excerpts(rate_hz: int) -> tuple[np.ndarray, ...]:
+    """Knock excerpts at `rate_hz` (onset `synth.mixer.EXCERPT_LEAD_S` in) from knocks-dev's
+    *test* split (`knuckle_test`, the split the knock detector was not tuned on), or () when
+    the shared data is absent: what rendered footage knocks with (`synth.footage_sound`)."""
+    try:
+        import soundfile
+
+        from synth.mixer import cut_excerpts
+
+        clips = [c for c in load_clips(shared_data_dir())
+                 if c.kind == "knock" and c.split == "test"]
+    except (FileNotFoundError, OSError, ImportError):
+        return ()
+    excerpts: list[np.ndarray] = []
+    for clip in clips:
+        samples, clip_rate = soundfile.read(str(clip.path), dtype="float32", always_2d=True)
+        if clip_rate != rate_hz:
+            continue
+        excerpts += cut_excerpts(samples.mean(axis=1), clip_rate, clip.event_times_s)
+    return tuple(excerpts)

@@ -1,13 +1,13 @@
 """The bundled demo footage (`examples/demo/`): a full four-player round of Bruno, rendered
 by the synthetic footage generator, in which every penalty rule fires at least once.
 
-    python -m bruno.demo_footage            # check the scenario, render demo.mp4 + its truth
-    python -m bruno.demo_footage --check    # only check that the scenario gives every penalty
+    python -m synth.demo_footage            # check the scenario, render demo.mp4 + its truth
+    python -m synth.demo_footage --check    # only check that the scenario gives every penalty
 
 - `demo.json` — the scenario (what the camera sees and the microphone hears), hand-written;
 - `demo.notes.jsonl` — what a camera cannot see, as a person reviewing the footage writes it
   down: the game line (players, dealer, `seg_after_s`), the calls, the colour named for the
-  wild, the hands at the end (see `bruno.review_notes`);
+  wild, the hands at the end (see `bruno.review.notes`);
 - `demo.room.toml` — the room profile of the rendered table (its `[camera]` section: where
   the discard pile, the draw piles and the seats are), as `bruno calibrate camera` writes it
   for a real table;
@@ -29,18 +29,13 @@ from pathlib import Path
 
 import numpy as np
 
-from bruno.review_notes import read_notes
+from bruno.demo_files import NOTES, ROOM, SCENARIO, VIDEO
+from bruno.review.notes import read_notes
 from referee.eventlog import parse_lines
+from referee.events import in_time_order
 from referee.rulings import PENALTY_RULES
 from referee.session import replay
-from vision.scenario import Scenario, load_scenario
-
-DEMO_DIR = Path(__file__).resolve().parents[1] / "examples" / "demo"
-SCENARIO = DEMO_DIR / "demo.json"
-NOTES = DEMO_DIR / "demo.notes.jsonl"
-ROOM = DEMO_DIR / "demo.room.toml"
-VIDEO = DEMO_DIR / "demo.mp4"
-TRUTH = DEMO_DIR / "demo.truth.jsonl"
+from synth.scenario import Scenario, load_scenario
 
 DEMO_CRF = 26
 """H.264 quality of the committed file: 720x1280 at 30 fps (what the vision is tuned for) and
@@ -58,10 +53,10 @@ def expected_rulings(truth: list[dict], notes_path: str | Path) -> list[dict]:
     """The rulings a perfect review gives: the ground-truth events and the notes' events,
     merged in time order and replayed under the notes' game line."""
     notes = read_notes(notes_path)
-    events = [e for e in truth if e.get("kind") != "game"] + notes.events
-    lines = [json.dumps(notes.setup.to_dict())] + [json.dumps(e) for e in events]
+    lines = [json.dumps(notes.setup.to_dict())] + [json.dumps(e) for e in truth
+                                                   if e.get("kind") != "game"]
     log = parse_lines(lines, source=str(notes_path))
-    ordered = sorted(log.events, key=lambda e: e.sort_key())
+    ordered = in_time_order(log.events, notes.events)
     return [r.to_dict() for r in replay(log.setup.new_game(), ordered)]
 
 
@@ -84,7 +79,7 @@ def check_demo(scenario: Scenario, truth: list[dict], notes_path: str | Path = N
 
 def scenario_truth(scenario: Scenario) -> list[dict]:
     """The ground truth of a scenario without rendering a frame (the renderer's plan)."""
-    from vision.footage import FootageRenderer
+    from synth.footage import FootageRenderer
 
     return FootageRenderer(scenario, (180, 320)).truth()
 
@@ -92,7 +87,7 @@ def scenario_truth(scenario: Scenario) -> list[dict]:
 def write_room_profile(scenario: Scenario, path: Path = ROOM) -> Path:
     """The rendered table's room profile: the renderer's layout is the table's geometry."""
     from calibration.camera import save_camera_section
-    from vision.layout import TableLayout
+    from calibration.layout import TableLayout
 
     if path.exists():
         path.unlink()  # written afresh, not merged into an older one
@@ -105,13 +100,13 @@ KNOCK_RATE_HZ = 48_000
 
 def knock_sound_track(scenario: Scenario, rate_hz: int = KNOCK_RATE_HZ) -> np.ndarray:
     """The footage's sound: the renderer's room noise, and at every scenario knock the
-    two-resonance knuckle knock of `audio.synthetic`, at the renderer's knock level.
+    two-resonance knuckle knock of `synth.sounds`, at the renderer's knock level.
 
     Why not the renderer's own knocks: it prefers real recordings from the shared data, which
     may not be redistributed (and are not there on a fresh clone), and its synthesised knocks
     are not all heard by the knock detector (33 of 40 in a test, 1 of the demo's 4)."""
-    from audio.synthetic import knock, place
-    from vision.footage_sound import KNOCK_PEAK, render_sound_track
+    from synth.footage_sound import KNOCK_PEAK, render_sound_track
+    from synth.sounds import knock, place
 
     quiet = scenario.model_copy(update={"knocks": []})
     track = render_sound_track(quiet, scenario.length_s(), rate_hz)
@@ -125,7 +120,7 @@ def render_game(scenario: Scenario, out: str | Path, crf: int = 23) -> Path:
     """Render `scenario` to `out` (MP4, 720x1280 at 30 fps: what the vision is tuned for) with
     `knock_sound_track` as its sound, and its ground truth to `out`.truth.jsonl; return `out`.
     Deterministic given the scenario."""
-    from vision.footage import render_footage
+    from synth.footage import render_footage
 
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,5 @@
-"""Table geometry shared by the footage renderer and the default camera profile.
+"""The usual table's geometry: the footage renderer draws it, and the default camera profile
+(for a table not yet calibrated) assumes it.
 
 Everything is in fractions of the frame (x of the width, y of the height), so the same layout
 renders at 1280x720 for the evaluation and at 320x180 for fast tests. Seat directions follow
@@ -10,7 +11,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from calibration.camera import CameraProfile, Region, default_seat_angles
+from calibration.camera import (
+    DEFAULT_SEAT0_ANGLE_DEG,
+    CameraProfile,
+    Region,
+    default_seat_angles,
+)
 
 PILE_REGION_CARDS = 2.0
 """The discard-pile region is this many card heights on a side: a card askew by any angle and
@@ -68,3 +74,10 @@ def border_point(centre_px: tuple[float, float], angle_deg: float, height: int, 
         reach.append(-cy / dy)
     s = min(reach)
     return cx + dx * s, cy + dy * s
+
+
+def default_camera_profile(players: int, seat0_angle_deg: float = DEFAULT_SEAT0_ANGLE_DEG
+                           ) -> CameraProfile:
+    """A profile for the usual layout (the footage renderer's): pile in the middle, a draw pile
+    up-left and up-right of it. Use calibration to fit a real table."""
+    return TableLayout().camera_profile(players, seat0_angle_deg)

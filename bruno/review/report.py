@@ -16,8 +16,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bruno.rule_texts import RULE_TEXTS
+from bruno.review.rule_texts import RULE_TEXTS
 from referee.cards import token_words
+from referee.events import CardPlayed, CardRemoved, Event, Knock
 
 FRAME_WIDTH_PX = 560
 """Width of the frames shown per ruling: big enough to read a card, small enough to keep the
@@ -62,7 +63,7 @@ class ReportInput:
 
     title: str
     game: dict
-    events: list[dict]
+    events: list[Event]
     rulings: list[dict]
     duration_s: float | None = None
     frame_at: FrameGetter | None = None
@@ -107,15 +108,15 @@ def _header(report: ReportInput, penalties: list[dict]) -> str:
     game = report.game
     duration = report.duration_s
     if duration is None:
-        duration = max((e["t"] for e in report.events), default=0.0)
+        duration = max((e.t for e in report.events), default=0.0)
     totals = _final_totals(report.rulings)
     facts = [
         ("Game", html.escape(str(game.get("variant", "bruno")).capitalize())),
         ("Players", str(game.get("players"))),
         ("Dealer", f"seat {game.get('dealer', 0)}"),
         ("Duration", _clock(duration)),
-        ("Plays seen", str(sum(e["kind"] == "card" for e in report.events))),
-        ("Knocks heard", str(sum(e["kind"] == "knock" for e in report.events))
+        ("Plays seen", str(sum(isinstance(e, CardPlayed) for e in report.events))),
+        ("Knocks heard", str(sum(isinstance(e, Knock) for e in report.events))
          if report.sound_checked else "not checked"),
         ("Penalties", str(len(penalties))),
     ]
@@ -132,7 +133,7 @@ def _header(report: ReportInput, penalties: list[dict]) -> str:
 
 
 def _timeline(report: ReportInput) -> str:
-    end = max([e["t"] for e in report.events] + [r["t"] for r in report.rulings] + [1.0])
+    end = max([e.t for e in report.events] + [r["t"] for r in report.rulings] + [1.0])
     width, height = 1000, 70
 
     def x(t: float) -> float:
@@ -142,16 +143,16 @@ def _timeline(report: ReportInput) -> str:
     for step in _ticks(end):
         marks.append(f'<text x="{x(step):.1f}" y="66" class=tick>{_clock(step)}</text>')
     for event in report.events:
-        if event["kind"] == "card":
-            title = html.escape(f"{_clock(event['t'])} {event['card']} by {_seat(event)}")
-            marks.append(f'<rect x="{x(event["t"]) - 1.5:.1f}" y="22" width="3" height="26" '
+        if isinstance(event, CardPlayed):
+            title = html.escape(f"{_clock(event.t)} {event.card.token} by {_seat(event.seat)}")
+            marks.append(f'<rect x="{x(event.t) - 1.5:.1f}" y="22" width="3" height="26" '
                          f'class=play><title>{title}</title></rect>')
-        elif event["kind"] == "knock":
-            marks.append(f'<circle cx="{x(event["t"]):.1f}" cy="54" r="2.5" class=knock>'
-                         f'<title>knock {_clock(event["t"])}</title></circle>')
+        elif isinstance(event, Knock):
+            marks.append(f'<circle cx="{x(event.t):.1f}" cy="54" r="2.5" class=knock>'
+                         f'<title>knock {_clock(event.t)}</title></circle>')
         if _is_note(event):
-            cx = x(event["t"])
-            title = html.escape(f"{_clock(event['t'])} from notes: {_note_words(event)}")
+            cx = x(event.t)
+            title = html.escape(f"{_clock(event.t)} from notes: {_note_words(event)}")
             marks.append(f'<path d="M{cx:.1f},24 L{cx + 4:.1f},29 L{cx:.1f},34 '
                          f'L{cx - 4:.1f},29 Z" class=noted><title>{title}</title></path>')
     penalties = [r for r in report.rulings if r["kind"] == "ruling"]
@@ -234,7 +235,7 @@ def _knock_strip(report: ReportInput, ruling: dict) -> str:
     span = max(top - floor, 1.0)
     points = " ".join(f"{x(t):.1f},{height - 14 - (v - floor) / span * (height - 24):.1f}"
                       for t, v in zip(times, db, strict=True))
-    knocks = [e["t"] for e in report.events if e["kind"] == "knock" and start <= e["t"] <= end]
+    knocks = [e.t for e in report.events if isinstance(e, Knock) and start <= e.t <= end]
     opens, closes = x(card_t - before), x(card_t + after)
 
     def vertical(t: float, css: str) -> str:
@@ -263,7 +264,7 @@ def _from_notes(report: ReportInput) -> str:
     noted = [e for e in report.events if _is_note(e)]
     if not noted:
         return ""
-    items = "".join(f"<li><b>{_clock(e['t'])}</b> {html.escape(_note_words(e))}</li>"
+    items = "".join(f"<li><b>{_clock(e.t)}</b> {html.escape(_note_words(e))}</li>"
                     for e in noted)
     return ("<h3>From the notes</h3><p class=quiet>Written down by a person who watched the "
             "footage (the camera cannot see them), and ruled on like the rest; rulings that "
@@ -305,34 +306,37 @@ def _calibration(report: ReportInput) -> str:
 
 # --- helpers -------------------------------------------------------------------------------
 
-def _is_note(event: dict) -> bool:
-    return event.get("source") == "notes"
+def _is_note(event: Event) -> bool:
+    return event.source == "notes"
 
 
 def _rests_on_notes(report: ReportInput, ruling: dict) -> bool:
     """A ruling decided at the moment of a noted event (a call, a colour) rests on it."""
-    return any(_is_note(e) and abs(e["t"] - ruling["t"]) < 1e-6
-               and e.get("seat") in (None, ruling.get("seat")) for e in report.events)
+    return any(_is_note(e) and abs(e.t - ruling["t"]) < 1e-6
+               and getattr(e, "seat", None) in (None, ruling.get("seat"))
+               for e in report.events)
 
 
 _COLOR_WORDS = {"r": "red", "y": "yellow", "g": "green", "b": "blue"}
 
 
-def _note_words(event: dict) -> str:
-    who = "someone" if event.get("seat") is None else f"seat {event['seat']}"
-    kind = event["kind"]
+def _note_words(event: Event) -> str:
+    seat = getattr(event, "seat", None)
+    who = "someone" if seat is None else f"seat {seat}"
+    line = event.to_dict()
+    kind = event.kind
     if kind == "call":
-        word = event["word"]
+        word = line["word"]
         return f'{who} said "{word.upper() if word in ("uno", "seg", "stop") else word}"'
     if kind == "color":
-        return f"{who} named the colour {_COLOR_WORDS.get(event['color'], event['color'])}"
+        return f"{who} named the colour {_COLOR_WORDS.get(line['color'], line['color'])}"
     if kind == "round_end":
-        counts = ", ".join(f"seat {seat}: {len(cards)}" for seat, cards in event["hands"].items())
+        counts = ", ".join(f"seat {seat}: {len(cards)}" for seat, cards in line["hands"].items())
         return f"the round ended; cards left in each hand: {counts}"
     if kind == "card":
-        return f"{who} played {event['card']}"
+        return f"{who} played {line['card']}"
     if kind == "draw":
-        return f"{who} took {event.get('count', 1)} card(s)"
+        return f"{who} took {line.get('count', 1)} card(s)"
     return kind.replace("_", " ")
 
 
@@ -344,8 +348,8 @@ def _card_time(report: ReportInput, ruling: dict) -> float | None:
     """When the card a ruling is about came to rest: the latest such card at or before the
     ruling (a missed knock is ruled when the window closes, after the card)."""
     token = ruling.get("card")
-    candidates = [e["t"] for e in report.events
-                  if e["kind"] == "card" and e["card"] == token and e["t"] <= ruling["t"] + 1e-6]
+    candidates = [e.t for e in report.events if isinstance(e, CardPlayed)
+                  and e.card.token == token and e.t <= ruling["t"] + 1e-6]
     return max(candidates) if candidates else None
 
 
@@ -354,8 +358,8 @@ def _evidence_time(report: ReportInput, ruling: dict) -> float:
     card_t = _card_time(report, ruling) if ruling.get("card") else None
     if card_t is None:
         return ruling["t"]
-    later = [e["t"] for e in report.events if e["kind"] in ("card", "card_removed")
-             and e["t"] > card_t]
+    later = [e.t for e in report.events if isinstance(e, CardPlayed | CardRemoved)
+             and e.t > card_t]
     return min([card_t + EVIDENCE_DELAY_S, *(t - 0.1 for t in later)])
 
 
@@ -391,8 +395,8 @@ def _ticks(end: float) -> list[float]:
     return [i * step for i in range(int(end // step) + 1)]
 
 
-def _seat(event: dict) -> str:
-    return "an unseen seat" if event.get("seat") is None else f"seat {event['seat']}"
+def _seat(seat: int | None) -> str:
+    return "an unseen seat" if seat is None else f"seat {seat}"
 
 
 _STYLE = """

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from referee.cards import ALL_TOKENS
-from vision.typeface import TYPEFACE_2020, typeface_mask
+from synth.typeface import TYPEFACE_2020, typeface_mask
 
 FACE_W = 200
 FACE_H = 300

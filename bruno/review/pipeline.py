@@ -14,15 +14,17 @@ from pathlib import Path
 
 import numpy as np
 
-from bruno.annotated_video import AnnotationError, Overlay
-from bruno.annotation_pass import AnnotatingAlong, RefereeAsItGoes
-from bruno.review_notes import NotesError, ReviewNotes, checked_events, read_notes, table_setup
-from calibration.camera import CameraProfile, default_camera_profile, load_camera_profile
-from referee.events import parse_event
+from bruno.review.annotated_video import AnnotationError, Overlay
+from bruno.review.annotation_pass import AnnotatingAlong, RefereeAsItGoes
+from bruno.review.footage import review_video
+from bruno.review.notes import NotesError, ReviewNotes, checked_events, read_notes, table_setup
+from calibration.camera import CameraProfile, load_camera_profile
+from calibration.layout import default_camera_profile
+from referee.eventlog import GameSetup
+from referee.events import Event, in_time_order
 from referee.session import Session, replay
 from vision.frames import FrameSourceError
 from vision.pile_watcher import CardReader
-from vision.review import merge_events, review_video
 
 PROPOSAL_FRAME_AT_S = 3.0
 """With no profile, the camera set-up is proposed from the frame this far in: past the deal,
@@ -85,7 +87,7 @@ class ReviewOutcome:
     footage: Path
     folder: Path
     files: dict[str, Path]
-    events: list[dict]
+    events: list[Event]
     rulings: list[dict]
     sound_checked: bool
     error: str | None = None
@@ -104,10 +106,12 @@ def has_sound_track(path: str | Path) -> bool:
         return False
 
 
-def camera_setup(footage: Path, profile: Path | None, players: int | None) -> CameraSetup:
-    """The camera part: the profile's when given; else proposed from the footage and shown in
-    the report; else (nothing found) the default layout, with a note saying so."""
-    from calibration.camera_proposal import (
+def camera_setup(footage: Path, profile: Path | None, players: int | None,
+                 propose: bool = True) -> CameraSetup:
+    """The camera part: the profile's when given; else (with `propose`) proposed from the
+    footage and shown in the report; else the default layout, with a note saying so when a
+    proposal found nothing."""
+    from vision.camera_calibration import (
         CameraCalibrationError,
         draw_proposal,
         footage_frames,
@@ -117,6 +121,8 @@ def camera_setup(footage: Path, profile: Path | None, players: int | None) -> Ca
     if profile is not None:
         return CameraSetup(load_camera_profile(profile))
     seats = players or 4
+    if not propose:
+        return CameraSetup(default_camera_profile(seats))
     try:
         # Several frames a second apart: in any one an arm may cover a draw pile, or a card
         # being carried may pass for the pile.
@@ -136,6 +142,46 @@ def camera_setup(footage: Path, profile: Path | None, players: int | None) -> Ca
     return CameraSetup(proposal, draw_proposal(image, proposal), notes)
 
 
+@dataclass
+class PreparedReview:
+    """What a review knows before it watches: the camera set-up, the game reviewed, the
+    events of the notes file (checked against the table), whether there is sound to hear."""
+
+    setup: CameraSetup
+    game: GameSetup
+    added: list[Event]
+    sound: bool
+    written: ReviewNotes | None
+
+
+def prepare_review(footage: Path, *, profile: Path | None, players: int | None,
+                   dealer: int | None, variant: str | None, notes: Path | None,
+                   event_log_only: bool = False) -> PreparedReview:
+    """The table reviewed: the notes' game line with the options over it, the camera set-up
+    (`camera_setup`), and `check_knocks` off when the footage has no sound. Raises
+    ReviewError.
+
+    `event_log_only` (`bruno review --events-only`): no camera proposal without a profile
+    (the default layout; a proposal is shown in the full review's report for a person to
+    check), and the game line as the notes and options give it."""
+    written = _read_notes(notes)
+    players = players or (written.setup.players if written else None)
+    setup = camera_setup(footage, profile, players, propose=not event_log_only)
+    players = players or setup.camera.players
+    if players != setup.camera.players:
+        raise ReviewError(f"--players {players} but the profile has {setup.camera.players} "
+                          "seats; calibrate the camera for this table")
+    sound = has_sound_track(footage)
+    try:
+        silent = not sound and not event_log_only
+        game = table_setup(written, variant=variant, players=players, dealer=dealer,
+                           settings={"check_knocks": False} if silent else None)
+        added = checked_events(written, players) if written else []
+    except NotesError as error:
+        raise ReviewError(str(error)) from None
+    return PreparedReview(setup, game, added, sound, written)
+
+
 def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardReader, *,
                    profile: Path | None = None, players: int | None = None,
                    dealer: int | None = None, variant: str | None = None,
@@ -144,43 +190,32 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
                    progress: ReviewProgress | None = None) -> ReviewOutcome:
     """Review one file into `out_folder`; raise ReviewError when nothing can be read.
 
-    `notes`: a notes file (`bruno.review_notes`) whose game line sets the table and whose
+    `notes`: a notes file (`bruno.review.notes`) whose game line sets the table and whose
     events join what was seen and heard; `players`, `dealer` and `variant` win over it.
     `annotate`: make the annotated video, drawn while the footage is watched, small (half the
     footage's size, see `AnnotatedWriter`) or with `full_size_video` at its own (slower).
     `progress`: told how far the review is, a few times a second (see `ReviewProgress`)."""
-    from bruno.review_outputs import write_review_folder
+    from bruno.review.outputs import write_review_folder
 
     footage = Path(footage)
-    written = _read_notes(notes)
-    players = players or (written.setup.players if written else None)
-    setup = camera_setup(footage, profile, players)
-    players = players or setup.camera.players
-    if players != setup.camera.players:
-        raise ReviewError(f"--players {players} but the profile has {setup.camera.players} "
-                          "seats; calibrate the camera for this table")
-    sound = has_sound_track(footage)
-    try:
-        game = table_setup(written, variant=variant, players=players, dealer=dealer,
-                           settings=None if sound else {"check_knocks": False})
-        added = checked_events(written, players) if written else []
-    except NotesError as error:
-        raise ReviewError(str(error)) from None
+    prepared = prepare_review(footage, profile=profile, players=players, dealer=dealer,
+                              variant=variant, notes=notes)
+    setup, game, added, sound = prepared.setup, prepared.game, prepared.added, prepared.sound
+    written = prepared.written
     throttle = ThrottledProgress(progress) if progress is not None else None
     overlay = Overlay([], [], setup.camera.pile.box(), setup.camera.seat_angles_deg)
 
-    def rule(events: list[dict]) -> list[dict]:
-        return [r.to_dict() for r in replay(game.new_game(),
-                                            [parse_event(e, players) for e in events])]
+    def rule(events: list[Event]) -> list[dict]:
+        return [r.to_dict() for r in replay(game.new_game(), events)]
 
     folder = Path(out_folder)
     along = _annotating_along(
         footage, folder, overlay,
-        RefereeAsItGoes(Session(game.new_game()), lambda e: parse_event(e, players), added),
+        RefereeAsItGoes(Session(game.new_game()), added),
         full_size_video) if annotate else None
     try:
-        result = review_video(footage, setup.camera, read_card, players, game.dealer,
-                              listen=sound, progress=throttle and throttle.stage("watch"),
+        result = review_video(footage, setup.camera, read_card, listen=sound,
+                              progress=throttle and throttle.stage("watch"),
                               keep_sound=sound, follower=along)
     except BaseException as error:
         if along is not None:
@@ -190,7 +225,7 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
         raise
     if throttle is not None:
         throttle.end()
-    events = merge_events(result.events, added)
+    events = in_time_order(result.events, added)
     rulings = rule(events)
     video = _finish_video(along, footage, folder, replace(overlay, events=events,
                                                           rulings=rulings),
@@ -223,7 +258,7 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
 
 def _annotating_along(footage: Path, folder: Path, overlay: Overlay,
                       referee: RefereeAsItGoes, full_size: bool) -> AnnotatingAlong:
-    from bruno.review_outputs import ANNOTATED_PART
+    from bruno.review.outputs import ANNOTATED_PART
 
     folder.mkdir(parents=True, exist_ok=True)
     try:
@@ -238,7 +273,7 @@ def _finish_video(along: AnnotatingAlong | None, footage: Path, folder: Path, fi
                   progress: Callable[[float], None] | None) -> Path | None:
     """The annotated video in the folder: the one drawn during the watch, or (when a frame of
     it differs from the final rulings) drawn again in a second pass."""
-    from bruno.review_outputs import place_annotated_video
+    from bruno.review.outputs import place_annotated_video
 
     if along is None:
         return None

@@ -17,12 +17,14 @@ from functools import cached_property
 from itertools import pairwise
 from operator import itemgetter
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
 
-from bruno.overlay_layer import OverlayLayer
+from bruno.review.overlay_layer import OverlayLayer
 from referee.cards import token_words
+from referee.events import CardPlayed, CardRemoved, Event, Knock, RoundEnd
 from vision.frames import DECODER_OPTIONS, PlaneShrinker, media_time_s, plane_pixels
 
 ARROW_S = 1.5
@@ -66,7 +68,7 @@ class AnnotationError(Exception):
 class Overlay:
     """What to draw, in the footage's own time."""
 
-    events: list[dict]
+    events: list[Event]
     rulings: list[dict]
     pile_box: tuple[float, float, float, float] | None = None
     """The discard pile as fractions of the frame (x0, y0, x1, y1)."""
@@ -91,14 +93,14 @@ _SLACK_S = 1e-6
 """Time windows are found by bisection this much wider, then checked exactly as written."""
 
 
-def pile_after(pile: list[str], event: dict) -> None:
+def pile_after(pile: list[str], event: Event) -> None:
     """Update the pile's cards (top last) for one event: a play adds its card, a take-back
     of the top card uncovers the one under it, the end of a round clears the pile."""
-    if event["kind"] == "card":
-        pile.append(event["card"])
-    elif event["kind"] == "card_removed" and pile and pile[-1] == event["card"]:
+    if isinstance(event, CardPlayed):
+        pile.append(event.card.token)
+    elif isinstance(event, CardRemoved) and pile and pile[-1] == event.card.token:
         pile.pop()
-    elif event["kind"] == "round_end":
+    elif isinstance(event, RoundEnd):
         pile.clear()
 
 
@@ -107,41 +109,47 @@ class _Moments:
     bisection, not by a pass over the whole game (an hour of footage is 108,000 frames and a
     few thousand events). Gives exactly what a pass over the lists in their order would."""
 
-    def __init__(self, events: list[dict], rulings: list[dict]) -> None:
+    def __init__(self, events: list[Event], rulings: list[dict]) -> None:
         pile: list[str] = []
         latest = float("-inf")
         self.reached: list[float] = []
         """The latest time among the first n + 1 events: never decreasing."""
         self.tops: list[str | None] = []
         for event in events:
-            latest = max(latest, event["t"])
+            latest = max(latest, event.t)
             pile_after(pile, event)
             self.reached.append(latest)
             self.tops.append(pile[-1] if pile else None)
         self.plays = _Timed([e for e in events
-                             if e["kind"] == "card" and e.get("seat") is not None])
-        self.knocks = _Timed([e for e in events if e["kind"] == "knock"])
+                             if isinstance(e, CardPlayed) and e.seat is not None], _event_time)
+        self.knocks = _Timed([e for e in events if isinstance(e, Knock)], _event_time)
         self.captioned = _Timed([r for r in rulings
-                                 if r["kind"] == "ruling" or r["rule"] in CAPTIONED_INFO])
+                                 if r["kind"] == "ruling" or r["rule"] in CAPTIONED_INFO],
+                                itemgetter("t"))
 
     def top_card(self, t: float) -> str | None:
         passed = bisect_right(self.reached, t)
         return self.tops[passed - 1] if passed else None
 
 
+def _event_time(event: Event) -> float:
+    return event.t
+
+
 class _Timed:
-    """Events or rulings, in their order, with a time each (`"t"`)."""
+    """Events or rulings, in their order, with a time each (`time_of` gives it)."""
 
-    def __init__(self, items: list[dict]) -> None:
+    def __init__(self, items: list, time_of: Callable[[Any], float]) -> None:
         self.items = items
-        self.in_order = all(a["t"] <= b["t"] for a, b in pairwise(items))
+        self.time_of = time_of
+        self.in_order = all(time_of(a) <= time_of(b) for a, b in pairwise(items))
 
-    def around(self, t: float, before_s: float) -> list[dict]:
+    def around(self, t: float, before_s: float) -> list:
         """The items whose time may lie in [t - before_s, t] (a slice when they are in time
         order, else all of them): the caller checks each exactly."""
         if not self.in_order:
             return self.items
-        key = itemgetter("t")
+        key = self.time_of
         return self.items[bisect_left(self.items, t - before_s - _SLACK_S, key=key):
                           bisect_right(self.items, t + _SLACK_S, key=key)]
 
@@ -162,9 +170,9 @@ class Scene:
 def scene_at(overlay: Overlay, t: float) -> Scene:
     """What the overlay shows at time `t`."""
     moments = overlay._moments
-    arrows = tuple(event["seat"] for event in moments.plays.around(t, ARROW_S)
-                   if 0 <= t - event["t"] <= ARROW_S)
-    knock = any(0 <= t - event["t"] <= KNOCK_FLASH_S
+    arrows = tuple(event.seat for event in moments.plays.around(t, ARROW_S)
+                   if 0 <= t - event.t <= ARROW_S)
+    knock = any(0 <= t - event.t <= KNOCK_FLASH_S
                 for event in moments.knocks.around(t, KNOCK_FLASH_S))
     due = [r for r in moments.captioned.around(t, PENALTY_CAPTION_S)
            if 0 <= t - r["t"] <= (PENALTY_CAPTION_S if r["kind"] == "ruling" else INFO_CAPTION_S)]
@@ -209,8 +217,8 @@ def write_annotated_video(source: str | Path, out: str | Path, overlay: Overlay,
     `progress`, when given, is called after every frame written with the seconds of footage
     annotated so far (the end of that frame: never decreasing, the duration at the end).
 
-    A review draws its annotated video while it watches (`bruno.annotation_pass`); this second
-    pass over the footage is for when that could not be done."""
+    A review draws its annotated video while it watches (`bruno.review.annotation_pass`);
+    this second pass over the footage is for when that could not be done."""
     import av
 
     source = Path(source)

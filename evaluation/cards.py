@@ -1,4 +1,4 @@
-"""Measure the recogniser on labelled photos: `python -m vision.evaluate`.
+"""Measure the recogniser on labelled photos: `python -m evaluation.cards`.
 
 Two kinds of labelled folder are read (both from `../shared/data/cards-dev`, or the folder named
 by the environment variable BRUNO_SHARED_DATA):
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import os
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable
@@ -26,15 +25,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from evaluation.card_data import REAL_TRAIN_SCENES, REAL_TRAIN_SINGLE, single_card_source
+from evaluation.shared_data import shared_data_dir
 from vision.recognise import MIN_CONFIDENCE, CardSighting, recognise
-
-
-def shared_data_dir() -> Path:
-    """The shared data folder: $BRUNO_SHARED_DATA, else ../shared/data beside the repository."""
-    env = os.environ.get("BRUNO_SHARED_DATA")
-    if env:
-        return Path(env)
-    return Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
 
 def colour_of(token: str) -> str:
@@ -76,14 +69,6 @@ class Tally:
         return (f"| {name} | {self.n} | {100 * self.top1 / n:.1f}% | {100 * self.colour / n:.1f}% "
                 f"| {100 * self.value / n:.1f}% | {self.none_found} | {self.unsure} "
                 f"| {self.confidence / n:.2f} |")
-
-
-def single_card_source(path: str, source: str) -> str:
-    """Finer source names: nuno_ferreira's highres/set1/set2 photos differ a lot."""
-    name = Path(path).name
-    if source == "nuno_ferreira":
-        return f"nuno_{name.split('_')[0]}"
-    return source
 
 
 def evaluate_single(root: Path, rows: Iterable[dict], log=print) -> dict[str, Tally]:
@@ -173,8 +158,6 @@ def trained_groups() -> set[str]:
     meta = default_classifier().metadata
     if int(meta.get("real_photos_trained_on", "0") or 0) == 0:
         return set()
-    from models.train_cards import REAL_TRAIN_SCENES, REAL_TRAIN_SINGLE
-
     return {*REAL_TRAIN_SINGLE, f"webcam/{REAL_TRAIN_SCENES}", f"phone/{REAL_TRAIN_SCENES}"}
 
 

@@ -1,12 +1,12 @@
 """How the knock score's combination and shape limits were chosen: tune split only.
 
-    python -m audio.tune_scorer DATA_DIR
+    python -m evaluation.tune_knocks DATA_DIR
 
 Reproduces audio/README.md's "Fourth round" tables. Every onset the detector finds (accepted
 or not) in the *tune* clips and in mixes of tune material is collected with its features,
 in nine versions of the sound: as recorded, through a brighter microphone (pre-emphasis
 a = 0.5 and 0.7), a darker one (one-pole low-pass), sped up by 1.15 or slowed to 0.87 (a
-table ringing higher or lower), and in three reverberant rooms (`audio.synthetic.
+table ringing higher or lower), and in three reverberant rooms (`synth.sounds.
 reverberate`: RT60 0.4 s at +10 dB direct-to-reverberant, 0.8 s at +3 dB, 0.3 s at +6 dB;
 a microphone across the table rather than a phone beside the knock). The mixes put
 knuckle_train's knocks into the tune backgrounds at +20/+10/+5/0 dB and into the tune coughs
@@ -29,14 +29,14 @@ from pathlib import Path
 import numpy as np
 
 from audio.blocks import array_blocks
-from audio.dataset import Clip, load_clips
 from audio.detector import DETECTOR_RATE_HZ as RATE
 from audio.detector import KnockDetector
-from audio.evaluate import ROOMS, load_samples
 from audio.knock_score import KnockModel, OnsetFeatures, combined_margin, knock_margins
-from audio.matching import match_onsets
-from audio.mixer import cut_excerpts, mix_at_snr
-from audio.synthetic import reverberate
+from evaluation.knock_data import Clip, load_clips
+from evaluation.knocks import ROOMS, load_samples
+from evaluation.matching import match_onsets
+from synth.mixer import cut_excerpts, mix_at_snr
+from synth.sounds import reverberate
 
 VERSIONS = ("as recorded", "bright 0.5", "bright 0.7", "dark", "faster 1.15", "slower 0.87",
             *(f"room {rt60_s:g} {direct_db:g}" for rt60_s, direct_db in ROOMS))
@@ -238,7 +238,7 @@ def _by_version(table: Table, rules: dict[str, KnockModel]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m audio.tune_scorer",
+    parser = argparse.ArgumentParser(prog="python -m evaluation.tune_knocks",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("data_dir", type=Path, help="knocks-dev, or the folder holding it")
     parser.add_argument("--no-grid", action="store_true", help="skip the cross-validation")
@@ -250,7 +250,7 @@ def main(argv: list[str] | None = None) -> int:
             found = [Onset(*row) for row in pickle.loads(args.cache.read_bytes())]
         except (OSError, pickle.UnpicklingError, EOFError, TypeError, ValueError,
                 AttributeError, ImportError) as error:
-            print(f"audio.tune_scorer: error: {args.cache} is not a cache of collected onsets "
+            print(f"evaluation.tune_knocks: error: {args.cache} is not a cache of collected onsets "
                   f"({type(error).__name__}); delete it to collect them again", file=sys.stderr)
             return 2
     else:

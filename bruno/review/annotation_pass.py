@@ -27,11 +27,10 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
-from bruno.annotated_video import AnnotatedWriter, Overlay, Scene, scene_at
-from referee.events import Event
+from bruno.review.annotated_video import AnnotatedWriter, Overlay, Scene, scene_at
+from referee.events import Event, Knock
 from referee.session import Session
 from vision.frames import Frame
-from vision.review import KIND_ORDER
 
 LAG_S = 4.0
 """A frame is drawn once the watch is this far past it. Vision reported plays at most 2.03 s
@@ -61,25 +60,24 @@ class RefereeAsItGoes:
     asked for; one reported behind it is noted in `late`, and the final comparison will find
     what it changed)."""
 
-    def __init__(self, session: Session, parse: Callable[[dict], Event],
-                 known: list[dict]) -> None:
-        self.session, self.parse = session, parse
-        self.pending: list[tuple[tuple, dict]] = []
-        """Known events not yet fed, in the order `merge_events` gives the final log."""
-        self.fed: list[dict] = []
+    def __init__(self, session: Session, known: list[Event]) -> None:
+        self.session = session
+        self.pending: list[tuple[tuple, Event]] = []
+        """Known events not yet fed, in the final log's order (`Event.sort_key`)."""
+        self.fed: list[Event] = []
         self.rulings: list[dict] = []
         self.until = -INF
         self.late = False
         self.arrivals = 0
-        self._add(known, _NOTES)
+        self._add(known)
 
-    def see(self, events: list[dict]) -> None:
+    def see(self, events: list[Event]) -> None:
         """Events vision reported."""
-        self.late = self.late or any(e["t"] <= self.until for e in events)
-        self._add(events, _SEEN)
+        self.late = self.late or any(e.t <= self.until for e in events)
+        self._add(events)
 
-    def hear(self, knocks: list[dict]) -> None:
-        self._add(knocks, _HEARD)
+    def hear(self, knocks: list[Knock]) -> None:
+        self._add(knocks)
 
     def up_to(self, t: float) -> bool:
         """Feed the events up to `t` and move the clock there; True when anything changed."""
@@ -90,26 +88,22 @@ class RefereeAsItGoes:
         said = []
         for _, event in due:
             self.fed.append(event)
-            said += self.session.feed(self.parse(event))
+            said += self.session.feed(event)
         said += self.session.advance(t + self.session.buffer.window_s + _AT_S)
         self.rulings += [ruling.to_dict() for ruling in said]
         self.until = max(self.until, t)
         return bool(due or said)
 
-    def _add(self, events: list[dict], stream: int) -> None:
+    def _add(self, events: list[Event]) -> None:
         for event in events:
             self.arrivals += 1
-            # merge_events sorts by time, then kind, keeping the order of its streams (what
-            # was seen, then heard, then the notes) and, within one, the order of arrival.
-            key = (event["t"], KIND_ORDER.get(event["kind"], 9), stream, self.arrivals)
+            # The final log's order, then (for twins) the order of arrival.
+            key = (*event.sort_key(), self.arrivals)
             insort(self.pending, (key, event), key=lambda p: p[0])
 
 
-_SEEN, _HEARD, _NOTES = range(3)
-
-
 class AnnotatingAlong:
-    """Follows the watch (`vision.review.FrameFollower`): `start`, `see` each frame, then
+    """Follows the watch (`bruno.review.footage.FrameFollower`): `start`, `see` each frame, then
     `finish` with the final events and rulings. `abandon` on failure deletes the video."""
 
     def __init__(self, source: str | Path, out: str | Path, overlay: Overlay,
@@ -127,7 +121,7 @@ class AnnotatingAlong:
         self.hold_frames = max(1, HOLD_BYTES // (height * width * 3 // 2))
         self.waiting: deque = deque()
         """(t, canvas, pts, time_base) of the frames scaled and not yet drawn."""
-        self.knocks: Callable[[bool], list[dict] | None] | None = None
+        self.knocks: Callable[[bool], list[Knock] | None] | None = None
         self.overlay: Overlay | None = None
         """What the frames being drawn show (the final overlay at the end)."""
         self.drawn: list[tuple[float, Scene]] = []
@@ -136,17 +130,17 @@ class AnnotatingAlong:
 
     # --- the watch's side ------------------------------------------------------------------
 
-    def start(self, knocks: Callable[[bool], list[dict] | None]) -> None:
+    def start(self, knocks: Callable[[bool], list[Knock] | None]) -> None:
         """`knocks(wait)`: the sound track's knock events, None while not yet heard (see
-        `vision.review.FrameFollower`)."""
+        `bruno.review.footage.FrameFollower`)."""
         self.knocks = knocks
         self.thread.start()
 
-    def see(self, frame: Frame, events: list[dict]) -> None:
+    def see(self, frame: Frame, events: list[Event]) -> None:
         """The frame just watched (from a video file: `frame.decoded`) and what it showed."""
         self.handed.put(("frame", frame, events))
 
-    def finish(self, events: list[dict], rulings: list[dict], whole: bool = True) -> bool:
+    def finish(self, events: list[Event], rulings: list[dict], whole: bool = True) -> bool:
         """Draw the frames still held with the final events and rulings and close the file
         (`whole=False`: the footage broke off). True when every frame shows what the final
         rulings give; False when the video must be drawn again. Raises AnnotationError when it
@@ -191,7 +185,7 @@ class AnnotatingAlong:
                 if kind == "end":
                     return
 
-    def _take(self, frame: Frame, events: list[dict]) -> None:
+    def _take(self, frame: Frame, events: list[Event]) -> None:
         decoded = frame.decoded
         if self.writer.wants(frame.t_s):
             self.waiting.append((frame.t_s, self.writer.canvas(decoded, frame.plane_shrunk),

@@ -11,17 +11,17 @@ setting, e.g. `"seg_after_s": 8`), then events, usually `call`, `color` and `rou
     {"t": 129.0, "kind": "round_end", "hands": {"0": ["y_3"], "1": [], "2": ["g_8"], "3": []}}
 
 `t` is seconds into the footage. The events are merged with what the review saw and heard, and
-carry `"source": "notes"` in the review's events.jsonl (the referee ignores the extra key), so
-the report can say which observations a person added.
+carry `source` "notes" (written `"source": "notes"` in the review's events.jsonl; the referee
+ignores it), so the report can say which observations a person added.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from referee.eventlog import EventLogError, GameSetup, read_event_log
-from referee.events import EventError
+from referee.events import Event, EventError, parse_event
 
 NOTES_SOURCE = "notes"
 """The `source` of an event that came from a notes file."""
@@ -35,8 +35,8 @@ class NotesError(ValueError):
 class ReviewNotes:
     path: Path
     setup: GameSetup
-    events: list[dict]
-    """The events as JSON dicts, each marked `"source": "notes"`, in the file's order."""
+    events: list[Event]
+    """The events, each with `source` "notes", in the file's order."""
 
 
 def read_notes(path: str | Path) -> ReviewNotes:
@@ -46,7 +46,7 @@ def read_notes(path: str | Path) -> ReviewNotes:
         log = read_event_log(path)
     except EventLogError as error:
         raise NotesError(f"notes: {error}") from None
-    events = [{**event.to_dict(), "source": NOTES_SOURCE} for event in log.events]
+    events = [replace(event, source=NOTES_SOURCE) for event in log.events]
     return ReviewNotes(path, log.setup, events)
 
 
@@ -63,19 +63,13 @@ def table_setup(notes: ReviewNotes | None, *, variant: str | None, players: int 
         raise NotesError(f"{where}{error}") from None
 
 
-def checked_events(notes: ReviewNotes, players: int) -> list[dict]:
+def checked_events(notes: ReviewNotes, players: int) -> list[Event]:
     """The notes' events, checked against the table finally reviewed (a seat that is not at
     the table, once `--players` overrides the notes, is an error naming the event)."""
-    from referee.events import parse_event
-
     for event in notes.events:
         try:
-            parse_event(event, players)
+            parse_event(event.to_dict(), players)
         except EventError as error:
-            raise NotesError(f"{notes.path}: the {event['kind']} at t={event['t']:g}: {error}"
+            raise NotesError(f"{notes.path}: the {event.kind} at t={event.t:g}: {error}"
                              ) from None
     return notes.events
-
-
-def is_from_notes(event: dict) -> bool:
-    return event.get("source") == NOTES_SOURCE

@@ -29,13 +29,13 @@ from rich.progress import (
 from rich.table import Column
 
 from bruno.errors import UserError
-from bruno.review_notes import NotesError, read_notes
-from bruno.review_pipeline import ReviewError, ReviewOutcome, ReviewProgress, review_footage
+from bruno.review.footage import forked_pool
+from bruno.review.notes import NotesError, read_notes
+from bruno.review.pipeline import ReviewError, ReviewOutcome, ReviewProgress, review_footage
 from calibration.profile import ProfileError
 from referee.eventlog import dumps
 from vision.frames import FrameSourceError, video_duration_s
 from vision.pile_watcher import CardReader
-from vision.review import forked_pool
 
 PASSES = ("watch",)
 """The passes over the footage a file's bar counts from the start, each the footage's duration
@@ -123,7 +123,7 @@ class ReviewBars:
             duration * (len(PASSES) + len(self.extra[index]))
 
     def update(self, index: int, stage: str, seconds: float) -> None:
-        """What a review reported (`bruno.review_pipeline.ReviewProgress`)."""
+        """What a review reported (`bruno.review.pipeline.ReviewProgress`)."""
         if self.finished[index]:
             return
         duration, done = self.durations[index], self.done[index]
@@ -297,7 +297,7 @@ def _collect(result: ReviewOutcome | str, results: list, failures: list) -> bool
 
 def _summary(console: Console, outcome: ReviewOutcome) -> None:
     penalties = [r for r in outcome.rulings if r["kind"] == "ruling"]
-    console.print(f"[bold]{outcome.footage}[/]: {sum(e['kind'] == 'card' for e in outcome.events)}"
+    console.print(f"[bold]{outcome.footage}[/]: {sum(e.kind == 'card' for e in outcome.events)}"
                   f" plays, {len(penalties)} penalties")
     for ruling in penalties:
         console.print(f"  {ruling['t']:7.2f} s  {ruling['message']}")

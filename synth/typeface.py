@@ -1,7 +1,7 @@
 """Card digits drawn from a TrueType font (Pillow), for the print of the deck sold since 2020.
 
 OpenCV's Hershey fonts are strokes: thickened, they stay slim, and the 2020s print's digits are
-heavy and slanted. Used by `vision.render.print2020_style` to make training crops only; Pillow
+heavy and slanted. Used by `synth.render.print2020_style` to make training crops only; Pillow
 and the font are training dependencies (`pip install .[train]`, Debian's fonts-dejavu-core),
 imported when a digit is first drawn.
 """
