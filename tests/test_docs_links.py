@@ -91,9 +91,9 @@ def broken_links(page: Path, root: Path = ROOT) -> list[str]:
         if not dest.is_relative_to(root.resolve()):
             problems.append(f"{target}: outside the repository (a user's clone lacks it)")
             continue
-        if anchor and dest.is_file() and dest.suffix == ".md":
-            if anchor not in anchors(dest.read_text(encoding="utf-8")):
-                problems.append(f"{target}: {dest.name} has no heading #{anchor}")
+        if anchor and dest.is_file() and dest.suffix == ".md" \
+                and anchor not in anchors(dest.read_text(encoding="utf-8")):
+            problems.append(f"{target}: {dest.name} has no heading #{anchor}")
     return problems
 
 
