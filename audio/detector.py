@@ -99,7 +99,7 @@ class Knock:
     decided_at_s: float | None = None
 
     def to_event(self) -> dict:
-        """The knock as an event-log object (docs/DESIGN.md), keys in schema order."""
+        """The knock as an event-log object (DESIGN.md), keys in schema order."""
         return {
             "t": round(self.t_s, 3),
             "kind": "knock",
