@@ -18,7 +18,7 @@ def rulings_table() -> Table:
 
 
 def add_ruling_row(table: Table, ruling: dict, style: str = "") -> None:
-    """One ruling (its DESIGN.md dict); an unseen seat shows as '?'."""
+    """One ruling (its docs/DESIGN.md dict); an unseen seat shows as '?'."""
     seat = ruling.get("seat")
     table.add_row(f"{ruling['t']:.2f}", "?" if seat is None else str(seat), ruling["rule"],
                   ruling.get("ref") or "", ruling["message"], style=style)

@@ -30,7 +30,7 @@ from calibration.profile import (
 )
 
 DEFAULT_SEAT0_ANGLE_DEG = 90.0
-"""DESIGN.md: without a profile, seat 0 sits towards the bottom edge of the image."""
+"""docs/DESIGN.md: without a profile, seat 0 sits towards the bottom edge of the image."""
 
 DEFAULT_CARD_HEIGHT = 0.18
 """A card's long side as a fraction of the frame height when nothing better is known: a
@@ -122,7 +122,7 @@ class CameraProfile(BaseModel):
 
 def default_seat_angles(players: int, seat0_angle_deg: float = DEFAULT_SEAT0_ANGLE_DEG
                         ) -> tuple[float, ...]:
-    """DESIGN.md's default: seats evenly around the pile, seat k at seat0 + 360·k/N degrees."""
+    """docs/DESIGN.md's default: seats evenly around the pile, seat k at seat0 + 360·k/N degrees."""
     if not 2 <= players <= 10:
         raise ValueError(f"players must be 2 to 10, got {players}")
     return tuple(round((seat0_angle_deg + 360.0 * k / players) % 360, 3) for k in range(players))

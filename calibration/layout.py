@@ -3,7 +3,7 @@
 
 Everything is in fractions of the frame (x of the width, y of the height), so the same layout
 renders at 1280x720 for the evaluation and at 320x180 for fast tests. Seat directions follow
-DESIGN.md: degrees in image coordinates around the pile centre, seat k at seat0 + 360·k/N.
+docs/DESIGN.md: degrees in image coordinates around the pile centre, seat k at seat0 + 360·k/N.
 """
 
 from __future__ import annotations

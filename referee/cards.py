@@ -1,4 +1,4 @@
-"""UNO cards: the 54 tokens of RULES.md, parsing with clear errors, the 108-card deck, scores.
+"""UNO cards: the 54 tokens of docs/RULES.md, parsing with clear errors, the 108-card deck, scores.
 
 A card is a small immutable value. Tokens are `r_0`..`r_9`, `r_skip`, `r_reverse`, `r_draw_2`
 (likewise `y_`, `g_`, `b_`), `wild` and `wild_draw_4`.
@@ -84,7 +84,7 @@ class Card:
 
     @property
     def points(self) -> int:
-        """Score of this card left in a hand (RULES S1)."""
+        """Score of this card left in a hand (docs/RULES.md S1)."""
         if self.is_number:
             return int(self.value)
         return 50 if self.is_black else 20

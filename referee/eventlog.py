@@ -1,4 +1,4 @@
-"""The JSONL event log (DESIGN.md): a `game` line, then one observation per line.
+"""The JSONL event log (docs/DESIGN.md): a `game` line, then one observation per line.
 
 Reading validates every line and reports the first problem as one line with its line number.
 Writing appends and flushes each line, so a journal loses nothing when the process dies.

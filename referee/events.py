@@ -1,5 +1,5 @@
 """Observations the referee rules on: small immutable values, parsed from and written to the
-JSONL event log of DESIGN.md.
+JSONL event log of docs/DESIGN.md.
 
 Every event has `t`, seconds on the session clock, stamped when the thing happened (a card
 coming to rest, a knock's onset). Parsing is strict about what the referee needs and tolerant of

@@ -1,5 +1,5 @@
 """A small reorder buffer: detectors have different delays, so events are held back a moment
-and released strictly in time order (DESIGN.md: merged by time)."""
+and released strictly in time order (docs/DESIGN.md: merged by time)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from itertools import count
 from referee.events import Event
 
 REORDER_WINDOW_S = 0.5
-"""Events may arrive up to this late relative to the newest one seen (RULES: out of order)."""
+"""Events may arrive up to this late relative to the newest one seen (docs/DESIGN.md, One
+pipeline, two clocks)."""
 
 
 class ReorderBuffer:

@@ -1,4 +1,4 @@
-"""The rule set: every setting a table can change, with the defaults of RULES.md.
+"""The rule set: every setting a table can change, with the defaults of docs/RULES.md.
 
 A rule set is data. Every field can be overridden by name from the event log's `game` line or
 from the command line; variants (see `referee.variants`) bring their own defaults.
@@ -23,7 +23,7 @@ class RuleSet:
     knock_before_s: float = 0.3
     """A knock counts for a card if heard up to this long before the card comes to rest."""
     knock_after_s: float = 1.5
-    """... or up to this long after it (RULES: knock timing decision)."""
+    """... or up to this long after it (docs/RULES.md, Knock timing)."""
     seg_after_s: float | None = None
     """The referee calls SEG (too slow) this long after a turn began; None = off (P3)."""
     penalty_cards: int = 2

@@ -1,6 +1,6 @@
 """What the referee says: penalties (`kind: "ruling"`) and information (`kind: "info"`).
 
-The JSON form is a contract (DESIGN.md): field names and order are fixed here, in one place.
+The JSON form is a contract (docs/DESIGN.md): field names and order are fixed here, in one place.
 """
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ RULE_WORDS: dict[str, str] = {
 class Ruling:
     """One thing the referee says. `t` is when it was decided, on the session clock.
 
-    Penalties carry `penalty` (cards to take) and `ref` (the RULES.md id). Info lines carry
+    Penalties carry `penalty` (cards to take) and `ref` (the docs/RULES.md id). Info lines carry
     only the fields their rule needs: `card`, `color`, `count` (draw_due), `points` and
-    `total` (score), `winner` (match_over).
+    `total` (score); a match_over line names the winner in `seat` (None on a tie).
     """
 
     t: float
@@ -66,7 +66,7 @@ class Ruling:
         return self.kind == "ruling"
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON object of DESIGN.md, keys in a fixed order, `t` rounded to milliseconds."""
+        """The JSON object of docs/DESIGN.md, keys in a fixed order, `t` rounded to milliseconds."""
         out: dict[str, Any] = {"t": round(self.t, 3), "kind": self.kind, "rule": self.rule,
                                "seat": self.seat}
         if self.is_penalty:

@@ -8,7 +8,7 @@ carrying a card rendered by `synth.render.render_face` in the footage's print st
 `footage_style`), dropping it askew and off-centre on the pile, lingering and leaving. On top:
 a lighting change, passing shadows, sensor noise and H.264 compression. The sound track has
 real knuckle knocks from knocks-dev (test split) when that data is present, else synthesised
-ones, in room noise. The ground truth is an event log in DESIGN.md's format, `t` quantised to
+ones, in room noise. The ground truth is an event log in docs/DESIGN.md's format, `t` quantised to
 the first frame at which the thing is true. Everything is deterministic given the seed.
 """
 

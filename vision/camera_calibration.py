@@ -3,7 +3,7 @@
 The draw piles are found by their card backs: a red oval on black. The discard pile is the
 face-up card nearest the point between them (from `vision.locate`'s card outlines). The card
 size comes from the backs' ovals. Seats come from the number of players and the direction of
-seat 0 (DESIGN.md), or from explicit angles.
+seat 0 (docs/DESIGN.md), or from explicit angles.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Who is it? Seats as directions around the pile, and arms matched to them.
 
-DESIGN.md: seats sit around the discard pile at angles in image coordinates (x right, y down,
+docs/DESIGN.md: seats sit around the discard pile at angles in image coordinates (x right, y down,
 so increasing angle is clockwise in a top-down image), seat 0 towards the bottom by default.
 An arm belongs to the seat whose direction is nearest the point where it crosses the frame
-edge, seen from the pile centre; when no seat is clearly nearest, nobody (None) — DESIGN.md
+edge, seen from the pile centre; when no seat is clearly nearest, nobody (None) — docs/DESIGN.md
 says a penalty is never pinned on a seat the camera cannot name.
 """
 

@@ -41,7 +41,7 @@ class _Watchers:
 
 
 class TableWatcher:
-    """Frames in, `card` / `card_removed` / `draw` event dicts (DESIGN.md) out."""
+    """Frames in, `card` / `card_removed` / `draw` event dicts (docs/DESIGN.md) out."""
 
     def __init__(self, camera: CameraProfile, read_card: CardReader,
                  read_wait_s: float = READ_WAIT_S) -> None:

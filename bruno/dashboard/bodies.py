@@ -8,7 +8,7 @@ import math
 from typing import Any
 
 MANUAL_KINDS: tuple[str, ...] = ("call", "color", "correct", "undo", "round_end")
-"""The events a person at the table can enter (DESIGN.md's event log, without `t`)."""
+"""The events a person at the table can enter (docs/DESIGN.md's event log, without `t`)."""
 
 MAX_BODY_BYTES = 64 * 1024
 """Far above any real event or calibration (a round end with every hand is ~2 KB)."""

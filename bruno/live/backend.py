@@ -18,7 +18,7 @@ class DashboardBackend(Protocol):
          "sources": {"camera": "ok"|"off"|"error: ...", "mic": ...}}"""
 
     def rulings_since(self, index: int, timeout_s: float = 0.0) -> tuple[int, list[dict[str, Any]]]:
-        """Rulings (DESIGN.md dicts, `kind` "ruling" or "info") from position `index` of the
+        """Rulings (docs/DESIGN.md dicts, `kind` "ruling" or "info") from position `index` of the
         session's list of rulings on; waits up to `timeout_s` for one when there is none.
         Returns (next index, rulings)."""
 

@@ -1,4 +1,4 @@
-"""The session clock: monotonic seconds since the session started (DESIGN.md: live events carry
+"""The session clock: monotonic seconds since the session started (docs/DESIGN.md: live events carry
 `t` on this clock). A resumed session starts it where its journal left off, so the times of a
 game continue across a crash instead of starting again at zero."""
 

@@ -51,7 +51,7 @@ def number(n: int, lang: str) -> str:
 
 
 def phrase(ruling: dict[str, Any], lang: str = "en") -> str | None:
-    """What to say for a ruling (a DESIGN.md dict), or None when it is not said aloud."""
+    """What to say for a ruling (a docs/DESIGN.md dict), or None when it is not said aloud."""
     if lang not in LANGUAGES:
         raise ValueError(f"language {lang!r} is not one of {', '.join(LANGUAGES)}")
     words = _WORDS[lang]

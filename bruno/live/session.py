@@ -93,7 +93,7 @@ class LiveSession:
     """A refereed table now; implements `bruno.live.backend.DashboardBackend`.
 
     `journal`: the file to write (a new game; it must not hold another game). `camera`: the
-    camera layout (default: DESIGN.md's default for the table's players); `profile_path`: the
+    camera layout (default: docs/DESIGN.md's default for the table's players); `profile_path`: the
     room profile that `save_camera_calibration` writes. `start()` (or `with`) starts the
     ticker; `close()` stops it and closes the journal.
     """

@@ -2,7 +2,7 @@
 who watched the footage — the table's settings, the calls people made, the colour named for a
 wild, the cards left in each hand at the end.
 
-It is an event log (DESIGN.md): the game line first (variant, players, dealer and any rule
+It is an event log (docs/DESIGN.md): the game line first (variant, players, dealer and any rule
 setting, e.g. `"seg_after_s": 8`), then events, usually `call`, `color` and `round_end`:
 
     {"t": 0.0, "kind": "game", "variant": "bruno", "players": 4, "dealer": 0, "seg_after_s": 8}

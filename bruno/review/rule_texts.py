@@ -1,5 +1,5 @@
 """The rules as the report quotes them, by the ids rulings cite (`ref`). Our own summary of the
-referee's specification (RULES.md), kept beside the code that shows it to people."""
+referee's specification (docs/RULES.md), kept beside the code that shows it to people."""
 
 RULE_TEXTS: dict[str, str] = {
     "B1": "The dealer's turned card acts as if an invisible player in the dealer's seat played "
