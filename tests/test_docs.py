@@ -11,7 +11,7 @@ import re
 import shlex
 from pathlib import Path
 
-from bruno.rule_texts import RULE_TEXTS
+from bruno.review.rule_texts import RULE_TEXTS
 from referee.eventlog import parse_lines
 from referee.events import CALL_WORDS, EVENT_KINDS
 from referee.rules import RuleSet
