@@ -2,6 +2,7 @@
 
     python -m evaluation.footage SCENARIO.json... [--reader truth|model] [--size 720x1280]
     python -m evaluation.footage --games 101-110     # random games, seeds 101..110
+    python -m evaluation.footage --games 301-310 --family webcam   # through a cheap webcam
 
 
 Each scenario is rendered (once; `--cache DIR` keeps the videos) with `synth.footage`, reviewed
@@ -25,6 +26,7 @@ from calibration.layout import TableLayout
 from evaluation.knock_data import real_knock_excerpts
 from synth.footage import DEFAULT_FPS, render_footage
 from synth.scenario import load_scenario, random_scenario
+from synth.webcam import WebcamLook, read_camera_sidecar
 from vision.card_readers import TruthReader, recogniser_reader
 
 PLAY_MATCH_S = 0.5
@@ -141,18 +143,26 @@ def table(s: Score, games: int) -> str:
 
 
 def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
-             verbose: bool = False, listen: bool = True) -> tuple[Score, int]:
+             verbose: bool = False, listen: bool = True,
+             family: str = "overhead") -> tuple[Score, int]:
+    """Score the watcher on each scenario's footage. `family`: "overhead" (straight above,
+    even light, high bitrate) or "webcam" (`synth.webcam`: a tilted cheap camera, drawn per
+    video from the scenario's seed; it is reviewed with the camera profile of its view, as a
+    calibrated room would be)."""
     total = Score()
     for path in paths:
         scenario = load_scenario(path)
-        video = cache / f"{path.stem}_{size[0]}x{size[1]}.mp4"
+        video = cache / f"{path.stem}_{family}_{size[0]}x{size[1]}.mp4"
         truth_path = video.with_suffix(".truth.jsonl")
+        look = WebcamLook.draw(scenario.seed, scenario.length_s()) \
+            if family == "webcam" else None
         if not (video.exists() and truth_path.exists()):
             render_footage(scenario, video, size, DEFAULT_FPS,
-                           knock_sounds=real_knock_excerpts(48_000))
+                           knock_sounds=real_knock_excerpts(48_000), look=look)
         truth = [json.loads(line) for line in truth_path.read_text().splitlines()]
         read = TruthReader(truth[1:]) if reader == "truth" else recogniser_reader()
-        camera = TableLayout().camera_profile(scenario.players, size=size)
+        camera = read_camera_sidecar(video) if look is not None else \
+            TableLayout().camera_profile(scenario.players, size=size)
         started = time.perf_counter()
         result = review_video(video, camera, read, listen=listen)
         found = [event.to_dict() for event in result.events]  # scored against the truth's lines
@@ -182,6 +192,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-sound", action="store_true",
                         help="Do not listen to the sound track (knocks are not scored; saves "
                              "the second process, and the speed shown is the camera's alone).")
+    parser.add_argument("--family", choices=("overhead", "webcam"), default="overhead",
+                        help="overhead: straight above, even light; webcam: a tilted cheap "
+                             "camera with casts, glare, exposure steps and a low bitrate")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     h, w = (int(v) for v in args.size.lower().split("x"))
@@ -198,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     if not paths:
         parser.error("give scenario files or --games")
     total, games = evaluate(paths, args.reader, (h, w), args.cache, args.verbose,
-                            listen=not args.no_sound)
+                            listen=not args.no_sound, family=args.family)
     print(table(total, games))
     return 0
 

@@ -6,9 +6,10 @@ The table comes from `synth.render` (texture, light); the two draw piles are sta
 backs (black, red oval); every play is an arm-like occluder coming in from its seat's side,
 carrying a card rendered by `synth.render.render_face` in the footage's print style (see
 `footage_style`), dropping it askew and off-centre on the pile, lingering and leaving. On top:
-a lighting change, passing shadows, sensor noise and H.264 compression. The sound track has
-real knuckle knocks from knocks-dev (test split) when that data is present, else synthesised
-ones, in room noise. The ground truth is an event log in docs/DESIGN.md's format, `t` quantised to
+a lighting change, passing shadows, sensor noise and H.264 compression. The webcam family
+(`synth.webcam`) films the same table through a tilted, cheap camera. The sound track has the
+knocks the caller hands over (the evaluations pass real knuckle knocks), else synthesised ones,
+in room noise. The ground truth is an event log in docs/DESIGN.md's format, `t` quantised to
 the first frame at which the thing is true. Everything is deterministic given the seed.
 """
 
@@ -35,6 +36,7 @@ from synth.render import (
     render_table,
 )
 from synth.scenario import APPROACH_S, DRAW_DWELL_S, WITHDRAW_S, Scenario
+from synth.webcam import WebcamLook, write_camera_sidecar
 
 DEFAULT_SIZE = (720, 1280)
 DEFAULT_FPS = 30
@@ -391,9 +393,14 @@ class RenderedFootage:
 
 def render_footage(scenario: Scenario, out: str | Path, size: tuple[int, int] = DEFAULT_SIZE,
                    fps: int = DEFAULT_FPS, sound: bool = True, crf: int = 23,
-                   knock_sounds: Sequence[np.ndarray] = ()) -> RenderedFootage:
+                   knock_sounds: Sequence[np.ndarray] = (),
+                   look: WebcamLook | None = None) -> RenderedFootage:
     """Write `out` (MP4: H.264 video, AAC sound) and `out`.truth.jsonl; return the truth.
-    The knocks are drawn from `knock_sounds` (see `synth.footage_sound.render_sound_track`)."""
+    The knocks are drawn from `knock_sounds` (see `synth.footage_sound.render_sound_track`).
+
+    `look`: film the table through this webcam (`synth.webcam`): the frames rendered at
+    `size` from straight above are warped, lit and blurred as it sees them, at its size and
+    bitrate, and `out`.camera.json says how (with the camera profile of that view)."""
     import av
 
     from referee.eventlog import dumps
@@ -401,19 +408,24 @@ def render_footage(scenario: Scenario, out: str | Path, size: tuple[int, int] = 
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     renderer = FootageRenderer(scenario, size, fps)
-    h, w = size
+    h, w = look.size if look is not None else size
+    warp = look.homography(size) if look is not None else None
     # faststart puts the index first, so a truncated file still opens and plays up to the cut.
     with av.open(str(out), "w", options={"movflags": "faststart"}) as container:
         video = container.add_stream("libx264", rate=fps)
         video.width, video.height, video.pix_fmt = w, h, "yuv420p"
         video.time_base = Fraction(1, fps)
-        video.options = {"crf": str(crf), "preset": "veryfast", "g": str(2 * fps),
-                         "threads": "1"}
+        quality = {"crf": str(crf)} if look is None else {
+            "b": f"{look.bitrate_kbps}k", "maxrate": f"{look.bitrate_kbps}k",
+            "bufsize": f"{2 * look.bitrate_kbps}k"}
+        video.options = {**quality, "preset": "veryfast", "g": str(2 * fps), "threads": "1"}
         audio = None
         if sound:
             audio = container.add_stream("aac", rate=48_000)
             audio.layout = "mono"
-        for index, (_, image) in enumerate(renderer.frames()):
+        for index, (t, image) in enumerate(renderer.frames()):
+            if look is not None:
+                image = look.see(image, t, index, warp)
             frame = av.VideoFrame.from_ndarray(image, format="bgr24")
             frame.pts = index
             container.mux(video.encode(frame))
@@ -422,6 +434,9 @@ def render_footage(scenario: Scenario, out: str | Path, size: tuple[int, int] = 
             track = render_sound_track(scenario, scenario.length_s(), 48_000, knock_sounds)
             _encode_audio(container, audio, track, 48_000)
     truth = renderer.truth()
+    if look is not None:
+        write_camera_sidecar(out, look, look.camera_profile(renderer.layout, scenario.players,
+                                                            size))
     truth_path = out.with_suffix(".truth.jsonl")
     truth_path.write_text("".join(dumps(e) + "\n" for e in truth), encoding="utf-8")
     return RenderedFootage(out, truth_path, truth)
