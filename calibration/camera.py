@@ -93,8 +93,34 @@ class ColourReferences(BaseModel):
         return value
 
 
+class TablePlane(BaseModel):
+    """The table as a camera straight above it would see it, for a camera that leans: the
+    watchers look at every frame warped into this plane, so the pile, the draw piles, the
+    card size and the seat directions are table geometry, not rectangles of a tilted picture.
+
+    `homography` maps a point of the camera's picture, in fractions of its width and height,
+    to the plane, in fractions of the plane's; `size` is the plane picture's (h, w) in pixels.
+    The plane keeps the picture's sense (its bottom edge is the camera's near edge), so the
+    seat convention of docs/DESIGN.md holds in both."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    homography: tuple[tuple[float, float, float], tuple[float, float, float],
+                      tuple[float, float, float]]
+    size: tuple[int, int] = Field(..., description="(h, w) of the plane picture in pixels")
+
+    @field_validator("size")
+    @classmethod
+    def _positive(cls, size: tuple[int, int]) -> tuple[int, int]:
+        if min(size) < 16:
+            raise ValueError("the plane picture must be at least 16 px each way")
+        return size
+
+
 class CameraProfile(BaseModel):
-    """Where to look: the discard pile, the two draw piles, the seats, the card size."""
+    """Where to look: the discard pile, the two draw piles, the seats, the card size. With
+    `table_plane`, all of them are given in that plane (see `TablePlane`), else in the
+    camera's picture."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -104,6 +130,7 @@ class CameraProfile(BaseModel):
     card_height: float = Field(DEFAULT_CARD_HEIGHT, gt=0.02, le=0.8)
     colours: ColourReferences = Field(default_factory=ColourReferences)
     image_size: tuple[int, int] | None = Field(None, description="(h, w) of the calibration frame")
+    table_plane: TablePlane | None = None
 
     @field_validator("seat_angles_deg")
     @classmethod

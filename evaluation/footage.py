@@ -26,7 +26,7 @@ from calibration.layout import TableLayout
 from evaluation.knock_data import real_knock_excerpts
 from synth.footage import DEFAULT_FPS, render_footage
 from synth.scenario import load_scenario, random_scenario
-from synth.webcam import WebcamLook, read_camera_sidecar
+from synth.webcam import WebcamLook
 from vision.card_readers import TruthReader, recogniser_reader
 
 PLAY_MATCH_S = 0.5
@@ -144,11 +144,12 @@ def table(s: Score, games: int) -> str:
 
 def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
              verbose: bool = False, listen: bool = True,
-             family: str = "overhead") -> tuple[Score, int]:
+             family: str = "overhead", in_picture: bool = False) -> tuple[Score, int]:
     """Score the watcher on each scenario's footage. `family`: "overhead" (straight above,
     even light, high bitrate) or "webcam" (`synth.webcam`: a tilted cheap camera, drawn per
-    video from the scenario's seed; it is reviewed with the camera profile of its view, as a
-    calibrated room would be)."""
+    video from the scenario's seed; it is reviewed with the camera profile a calibration of
+    its table plane gives, or with `in_picture` with the same geometry as rectangles of the
+    tilted picture, as watchers without the plane would see it)."""
     total = Score()
     for path in paths:
         scenario = load_scenario(path)
@@ -161,8 +162,13 @@ def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
                            knock_sounds=real_knock_excerpts(48_000), look=look)
         truth = [json.loads(line) for line in truth_path.read_text().splitlines()]
         read = TruthReader(truth[1:]) if reader == "truth" else recogniser_reader()
-        camera = read_camera_sidecar(video) if look is not None else \
-            TableLayout().camera_profile(scenario.players, size=size)
+        layout = TableLayout()
+        if look is None:
+            camera = layout.camera_profile(scenario.players, size=size)
+        elif in_picture:
+            camera = look.camera_profile(layout, scenario.players, size)
+        else:
+            camera = look.table_plane_profile(layout, scenario.players, size)
         started = time.perf_counter()
         result = review_video(video, camera, read, listen=listen)
         found = [event.to_dict() for event in result.events]  # scored against the truth's lines
@@ -195,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--family", choices=("overhead", "webcam"), default="overhead",
                         help="overhead: straight above, even light; webcam: a tilted cheap "
                              "camera with casts, glare, exposure steps and a low bitrate")
+    parser.add_argument("--in-picture", action="store_true",
+                        help="webcam family: watch the tilted picture itself, with the pile "
+                             "and draw piles as rectangles of it, not the table plane")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     h, w = (int(v) for v in args.size.lower().split("x"))
@@ -211,7 +220,8 @@ def main(argv: list[str] | None = None) -> int:
     if not paths:
         parser.error("give scenario files or --games")
     total, games = evaluate(paths, args.reader, (h, w), args.cache, args.verbose,
-                            listen=not args.no_sound, family=args.family)
+                            listen=not args.no_sound, family=args.family,
+                            in_picture=args.in_picture)
     print(table(total, games))
     return 0
 

@@ -435,8 +435,9 @@ def render_footage(scenario: Scenario, out: str | Path, size: tuple[int, int] = 
             _encode_audio(container, audio, track, 48_000)
     truth = renderer.truth()
     if look is not None:
-        write_camera_sidecar(out, look, look.camera_profile(renderer.layout, scenario.players,
-                                                            size))
+        write_camera_sidecar(
+            out, look, look.table_plane_profile(renderer.layout, scenario.players, size),
+            seen=look.camera_profile(renderer.layout, scenario.players, size))
     truth_path = out.with_suffix(".truth.jsonl")
     truth_path.write_text("".join(dumps(e) + "\n" for e in truth), encoding="utf-8")
     return RenderedFootage(out, truth_path, truth)

@@ -9,7 +9,8 @@ it. Real tables are filmed like this, not from straight above in even light (iss
 
 Every condition is drawn per video from the scenario's seed (`WebcamLook.draw`) and written
 beside the footage (`<video>.camera.json`: the look, and the camera profile a calibration of
-that table would give), so an evaluation can say what each video was made of.
+that table would give, in the table plane), so an evaluation can say what each video was made
+of.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.camera import CameraProfile, Region
+from calibration.camera import CameraProfile, Region, TablePlane
 from calibration.layout import DRAW_REGION_CARDS, PILE_REGION_CARDS, TableLayout
 
 SIZES = ((480, 640), (540, 960), (720, 1280))
@@ -142,6 +143,21 @@ class WebcamLook:
                              card_height=round(float(np.linalg.norm(bottom - top)) / h, 4),
                              image_size=self.size)
 
+    def table_plane_profile(self, layout: TableLayout, players: int,
+                            source_size: tuple[int, int]) -> CameraProfile:
+        """The profile a calibration of the table plane would give: the overhead layout's
+        regions, card height and seat directions, in the plane the rendered table was drawn
+        in, and the map from this camera's picture to it."""
+        sh, sw = source_size
+        h, w = self.size
+        to_plane = np.diag([1 / sw, 1 / sh, 1.0]) @ np.linalg.inv(self.homography(source_size)) \
+            @ np.diag([w, h, 1.0])
+        to_plane = to_plane / to_plane[2, 2]
+        plane = TablePlane(homography=tuple(tuple(round(float(v), 9) for v in row)
+                                            for row in to_plane), size=source_size)
+        overhead = layout.camera_profile(players, size=source_size)
+        return overhead.model_copy(update={"table_plane": plane, "image_size": self.size})
+
     # -- the picture ------------------------------------------------------------------------
 
     def see(self, image: np.ndarray, t: float, index: int, warp: np.ndarray) -> np.ndarray:
@@ -180,18 +196,24 @@ class WebcamLook:
             bounce(self.glare_start[1], self.glare_speed[1])
 
 
-def write_camera_sidecar(video: str | Path, look: WebcamLook, camera: CameraProfile) -> Path:
-    """`<video>.camera.json`: the look the video was made with and its camera profile."""
+def write_camera_sidecar(video: str | Path, look: WebcamLook, camera: CameraProfile,
+                         seen: CameraProfile | None = None) -> Path:
+    """`<video>.camera.json`: the look the video was made with, its camera profile (in the
+    table plane), and (`seen`) the same geometry as rectangles of the tilted picture."""
     path = Path(video).with_suffix(".camera.json")
     data = {"family": "webcam", "look": asdict(look),
             "camera": camera.model_dump(mode="json", exclude_none=True)}
+    if seen is not None:
+        data["camera_in_picture"] = seen.model_dump(mode="json", exclude_none=True)
     path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     return path
 
 
-def read_camera_sidecar(video: str | Path) -> CameraProfile | None:
-    """The camera profile written beside `video` by `write_camera_sidecar`, or None."""
+def read_camera_sidecar(video: str | Path, key: str = "camera") -> CameraProfile | None:
+    """The camera profile written beside `video` by `write_camera_sidecar` (`key`:
+    "camera_in_picture" for the picture's rectangles), or None."""
     path = Path(video).with_suffix(".camera.json")
     if not path.is_file():
         return None
-    return CameraProfile.model_validate(json.loads(path.read_text(encoding="utf-8"))["camera"])
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return CameraProfile.model_validate(data[key]) if key in data else None

@@ -4,6 +4,7 @@ video from the seed, written beside the video with the camera profile of its vie
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -69,9 +70,48 @@ def test_webcam_footage_is_written_at_the_cameras_size_with_its_camera_profile(t
     with av.open(str(out)) as container:
         stream = container.streams.video[0]
         assert (stream.height, stream.width) == look.size
-    camera = read_camera_sidecar(out)
-    assert camera == look.camera_profile(TableLayout(), 4, SOURCE)
+    assert read_camera_sidecar(out) == look.table_plane_profile(TableLayout(), 4, SOURCE)
+    assert read_camera_sidecar(out, "camera_in_picture") == look.camera_profile(
+        TableLayout(), 4, SOURCE)
     saved = json.loads(out.with_suffix(".camera.json").read_text())
     assert saved["family"] == "webcam" and saved["look"]["tilt_deg"] == look.tilt_deg
     # The truth is the table's, whatever the camera: the same as the overhead family's.
     assert rendered.events == FootageRenderer(scenario, SOURCE).truth()
+
+
+def test_a_webcam_frame_warped_into_the_table_plane_is_the_table_seen_from_above():
+    from vision.frames import frame_from_image
+    from vision.table_plane import PlaneRectifier
+
+    scenario = Scenario.model_validate({"players": 4, "seed": 9, "duration_s": 2.0,
+                                        "plays": [], "knocks": [], "draws": [], "lighting": []})
+    renderer = FootageRenderer(scenario, SOURCE)
+    _, above = next(renderer.frames())
+    look = replace(WebcamLook.draw(9, 2.0), glare_strength=0.0, hotspot=(0.5, 0.5, 0.3, 0.0),
+                   cast=(1.0, 1.0, 1.0), exposure_steps=(), noise_sigma=0.0)
+    seen = look.see(above, 0.0, 0, look.homography(SOURCE))
+    profile = look.table_plane_profile(TableLayout(), 4, SOURCE)
+    plane = PlaneRectifier(profile.table_plane)(frame_from_image(seen, 0.0))
+    assert plane.full_size == SOURCE and plane.full().shape[:2] == SOURCE
+    x0, y0, x1, y1 = profile.pile.pixels(*SOURCE)
+    back = plane.full()[y0:y1, x0:x1].astype(int)
+    assert np.abs(back - above[y0:y1, x0:x1]).mean() < 12  # blur and resampling only
+
+
+def test_a_tilted_dim_webcam_clip_is_reviewed_with_the_right_plays_and_seats(tmp_path):
+    from bruno.review.footage import review_video
+    from vision.card_readers import TruthReader
+
+    scenario = Scenario.model_validate({
+        "players": 4, "dealer": 3, "seed": 12, "duration_s": 9.0,
+        "plays": [{"t": 1.0, "seat": 0, "card": "r_5"}, {"t": 3.0, "seat": 1, "card": "r_8"},
+                  {"t": 5.0, "seat": 2, "card": "g_8"}, {"t": 7.0, "seat": 3, "card": "g_2"}],
+        "knocks": [], "draws": [], "lighting": []})
+    look = replace(WebcamLook.draw(12, 9.0), size=(240, 320), tilt_deg=30.0,
+                   exposure_steps=((4.0, 0.75),))  # and dim from 4 s on
+    out = tmp_path / "webcam.mp4"
+    rendered = render_footage(scenario, out, SOURCE, sound=False, look=look)
+    camera = read_camera_sidecar(out)
+    result = review_video(out, camera, TruthReader(rendered.events[1:]), listen=False)
+    plays = [(e.card.token, e.seat) for e in result.events if e.kind == "card"]
+    assert plays == [("r_5", 0), ("r_8", 1), ("g_8", 2), ("g_2", 3)]

@@ -7,7 +7,9 @@
     events = watcher.finish()
 
 Geometry comes from the camera section of the room profile (fractions of the frame), turned
-into pixels of the analysis frame once the first frame's size is known.
+into pixels of the analysis frame once the first frame's size is known. A profile with a
+`table_plane` (a camera that leans) is watched in that plane: each frame is warped into it
+first (`vision.table_plane`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from vision.arms import Arm, ArmTracker
 from vision.draw_watcher import DrawWatcher
 from vision.frames import Frame
 from vision.pile_watcher import READ_WAIT_S, CardReader, PileState, PileWatcher
+from vision.table_plane import PlaneRectifier
 
 QUIET_STRIDE = 5
 """While the table is quiet (`TableWatcher.quiet`) one frame in this many is watched, the others
@@ -55,6 +58,8 @@ class TableWatcher:
         self._watchers: _Watchers | None = None
         self.last_arms: list[Arm] = []
         self.passed_over = 0  # frames passed over since the last one watched
+        # A camera that leans is watched in the table plane, where its profile's geometry is.
+        self._to_plane = PlaneRectifier(camera.table_plane) if camera.table_plane else None
 
     def _build(self, frame: Frame) -> _Watchers:
         h, w = frame.small.shape[:2]
@@ -85,6 +90,8 @@ class TableWatcher:
             self.passed_over += 1
             return []
         self.passed_over = 0
+        if self._to_plane is not None:
+            frame = self._to_plane(frame)
         if self._watchers is None:
             self._watchers = self._build(frame)
         watchers = self._watchers
