@@ -98,20 +98,84 @@ def test_a_webcam_frame_warped_into_the_table_plane_is_the_table_seen_from_above
     assert np.abs(back - above[y0:y1, x0:x1]).mean() < 12  # blur and resampling only
 
 
-def test_a_tilted_dim_webcam_clip_is_reviewed_with_the_right_plays_and_seats(tmp_path):
+TILTED_GAME = {
+    "players": 4, "dealer": 3, "seed": 12, "duration_s": 9.0,
+    "plays": [{"t": 1.0, "seat": 0, "card": "r_5"}, {"t": 3.0, "seat": 1, "card": "r_8"},
+              {"t": 5.0, "seat": 2, "card": "g_8"}, {"t": 7.0, "seat": 3, "card": "g_2"}],
+    "knocks": [], "draws": [], "lighting": []}
+TILTED_LOOK = replace(WebcamLook.draw(12, 9.0), size=(240, 320), tilt_deg=30.0,
+                      exposure_steps=((4.0, 0.75),))  # and dim from 4 s on
+
+
+@pytest.fixture(scope="module")
+def tilted_clip(tmp_path_factory):
+    out = tmp_path_factory.mktemp("webcam") / "webcam.mp4"
+    rendered = render_footage(Scenario.model_validate(TILTED_GAME), out, SOURCE, sound=False,
+                              look=TILTED_LOOK)
+    return out, rendered.events[1:]
+
+
+def reviewed_plays(video, camera, truth) -> list[tuple[str, int | None]]:
     from bruno.review.footage import review_video
     from vision.card_readers import TruthReader
 
-    scenario = Scenario.model_validate({
-        "players": 4, "dealer": 3, "seed": 12, "duration_s": 9.0,
-        "plays": [{"t": 1.0, "seat": 0, "card": "r_5"}, {"t": 3.0, "seat": 1, "card": "r_8"},
-                  {"t": 5.0, "seat": 2, "card": "g_8"}, {"t": 7.0, "seat": 3, "card": "g_2"}],
-        "knocks": [], "draws": [], "lighting": []})
-    look = replace(WebcamLook.draw(12, 9.0), size=(240, 320), tilt_deg=30.0,
-                   exposure_steps=((4.0, 0.75),))  # and dim from 4 s on
-    out = tmp_path / "webcam.mp4"
-    rendered = render_footage(scenario, out, SOURCE, sound=False, look=look)
-    camera = read_camera_sidecar(out)
-    result = review_video(out, camera, TruthReader(rendered.events[1:]), listen=False)
-    plays = [(e.card.token, e.seat) for e in result.events if e.kind == "card"]
-    assert plays == [("r_5", 0), ("r_8", 1), ("g_8", 2), ("g_2", 3)]
+    result = review_video(video, camera, TruthReader(truth), listen=False)
+    return [(e.card.token, e.seat) for e in result.events if e.kind == "card"]
+
+
+def test_a_tilted_dim_webcam_clip_is_reviewed_with_the_right_plays_and_seats(tilted_clip):
+    video, truth = tilted_clip
+    assert reviewed_plays(video, read_camera_sidecar(video), truth) == [
+        ("r_5", 0), ("r_8", 1), ("g_8", 2), ("g_2", 3)]
+
+
+def test_four_corners_of_a_rectangle_on_the_table_give_its_plane(tilted_clip):
+    from vision.camera_calibration import table_plane_from_corners
+
+    # Where a sheet of A4 around the pile lies in the tilted picture.
+    sh, sw = SOURCE
+    card = TableLayout().card_height * sh
+    cx, cy = TableLayout().pile_centre[0] * sw, TableLayout().pile_centre[1] * sh
+    half_w, half_d = card * 1.5 * 297 / 210 / 2, card * 1.5 / 2
+    sheet = np.float32([[cx - half_w, cy - half_d], [cx + half_w, cy - half_d],
+                        [cx + half_w, cy + half_d], [cx - half_w, cy + half_d]])
+    seen = cv2.perspectiveTransform(sheet.reshape(-1, 1, 2), TILTED_LOOK.homography(SOURCE))
+    h, w = TILTED_LOOK.size
+    plane = table_plane_from_corners([tuple(p) for p in seen[:, 0]], (h, w))
+    to_plane = np.diag([w, h, 1.0]) @ np.array(plane.homography) @ np.diag([1 / w, 1 / h, 1.0])
+    flat = cv2.perspectiveTransform(seen, to_plane)[:, 0].astype(np.float64)
+    sides = [flat[(i + 1) % 4] - flat[i] for i in range(4)]
+    for a, b in zip(sides, sides[1:] + sides[:1], strict=True):  # every corner square
+        assert abs(np.dot(a, b)) / (np.linalg.norm(a) * np.linalg.norm(b)) < 0.01
+    width, depth = np.linalg.norm(sides[0]), np.linalg.norm(sides[1])
+    assert width / depth == pytest.approx(297 / 210, rel=0.01)
+    # The picture's near edge is the plane's bottom edge, end to end.
+    near = cv2.perspectiveTransform(np.float32([[[0, h], [w, h]]]), to_plane)[0]
+    np.testing.assert_allclose(near, [[0, h], [w, h]], atol=0.5)
+
+
+def test_calibrating_a_tilted_camera_from_four_corners_then_reviewing_gets_every_seat(
+        tilted_clip, tmp_path):
+    import subprocess
+    import sys
+
+    video, truth = tilted_clip
+    sh, sw = SOURCE
+    # The corners of the rendered table's middle half, as a person would click them.
+    table = np.float32([[sw * 0.25, sh * 0.25], [sw * 0.75, sh * 0.25],
+                        [sw * 0.75, sh * 0.75], [sw * 0.25, sh * 0.75]])
+    seen = cv2.perspectiveTransform(table.reshape(-1, 1, 2), TILTED_LOOK.homography(SOURCE))
+    corners = ",".join(f"{v:.1f}" for v in seen[:, 0].ravel())
+    profile = tmp_path / "room.toml"
+    done = subprocess.run(
+        [sys.executable, "-m", "bruno", "calibrate", "camera", "--from", str(video), "--at",
+         "3.5", "--players", "4", "--table-corners", corners, "--rectangle",
+         f"{sw * 0.5:g},{sh * 0.5:g}", "--out", str(profile)],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    from calibration.camera import load_camera_profile
+
+    camera = load_camera_profile(profile)
+    assert camera.table_plane is not None
+    assert reviewed_plays(video, camera, truth) == [
+        ("r_5", 0), ("r_8", 1), ("g_8", 2), ("g_2", 3)]

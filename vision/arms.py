@@ -95,8 +95,12 @@ class ArmTracker:
     """Feed `update(small, t_s)` every frame; it returns the arms seen in that frame."""
 
     def __init__(self, pile_centre_px: tuple[float, float], seat_angles_deg: tuple[float, ...],
-                 card_height_px: float) -> None:
+                 card_height_px: float, view: np.ndarray | None = None) -> None:
+        """`view`: which pixels of the analysis frame the camera sees, when not all of them
+        (a frame warped into the table plane); arms enter from where the view ends."""
         self.pile_centre = pile_centre_px
+        self.view = view
+        self._edge: np.ndarray | None = None
         self.seat_angles = seat_angles_deg
         self.card_height_px = card_height_px
         self.background: np.ndarray | None = None
@@ -179,6 +183,17 @@ class ArmTracker:
         mask = self.foreground(small)
         return self.arms_in(mask)
 
+    def _view_edge(self, shape: tuple[int, int]) -> np.ndarray:
+        """The pixels (at `shape`, ARM_SCALE) within EDGE_PX of where the view ends."""
+        if self._edge is None or self._edge.shape != shape:
+            h, w = shape
+            view = cv2.resize(self.view.astype(np.uint8), (w, h),
+                              interpolation=cv2.INTER_NEAREST)
+            view = np.pad(view, 1)  # the frame's own edge ends the view too
+            near = cv2.dilate(1 - view, np.ones((2 * EDGE_PX + 3,) * 2, np.uint8))[1:-1, 1:-1]
+            self._edge = near.astype(bool)
+        return self._edge
+
     def arms_in(self, mask: np.ndarray) -> list[Arm]:
         h, w = mask.shape
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
@@ -187,13 +202,20 @@ class ArmTracker:
             x, y, bw, bh, area = stats[label]
             if area < self.min_area:
                 continue
-            if x > EDGE_PX and y > EDGE_PX and x + bw < w - EDGE_PX and y + bh < h - EDGE_PX:
+            inside = x > EDGE_PX and y > EDGE_PX and x + bw < w - EDGE_PX \
+                and y + bh < h - EDGE_PX
+            if inside and self.view is None:
                 continue  # does not reach the edge: not an arm
             blob = labels[y:y + bh, x:x + bw] == label
             ys, xs = np.nonzero(blob)
             xs, ys = xs + x, ys + y
-            edge = (xs <= EDGE_PX) | (ys <= EDGE_PX) | (xs >= w - 1 - EDGE_PX) | \
-                (ys >= h - 1 - EDGE_PX)
+            if self.view is None:
+                edge = (xs <= EDGE_PX) | (ys <= EDGE_PX) | (xs >= w - 1 - EDGE_PX) | \
+                    (ys >= h - 1 - EDGE_PX)
+            else:
+                edge = self._view_edge(mask.shape)[ys, xs]
+                if not edge.any():
+                    continue  # does not reach the edge of the view: not an arm
             ex, ey = float(xs[edge].mean()), float(ys[edge].mean())
             far = int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2))
             scale = 1.0 / ARM_SCALE

@@ -19,6 +19,7 @@ from calibration.camera import (
     CameraProfile,
     ColourReferences,
     Region,
+    TablePlane,
     default_seat_angles,
 )
 from calibration.layout import DRAW_REGION_CARDS, PILE_REGION_CARDS
@@ -332,3 +333,63 @@ def draw_proposal(image: np.ndarray, camera: CameraProfile) -> np.ndarray:
         cv2.putText(out, f"seat {seat}", (end[0] - 30, end[1]), cv2.FONT_HERSHEY_SIMPLEX,
                     w / 1400, (255, 200, 0), thick)
     return out
+
+
+A4_MM = (297.0, 210.0)
+"""A sheet of A4 paper, long side across: the rectangle most tables have to hand."""
+
+
+def table_plane_from_corners(corners: Sequence[tuple[float, float]], image_size: tuple[int, int],
+                             rectangle: tuple[float, float] = A4_MM) -> TablePlane:
+    """The table plane of a camera that leans, from the picture's pixels of the four corners
+    of a rectangle lying on the table (its far-left corner first, then clockwise) whose sides
+    are `rectangle` (width across the picture, depth; any unit). The plane keeps the
+    picture's size and sense: the picture's near (bottom) edge is the plane's bottom edge,
+    end to end, and the table beyond it is seen from straight above."""
+    quad = np.float32(corners)
+    if quad.shape != (4, 2):
+        raise CameraCalibrationError("give the four corners of the rectangle, 8 numbers")
+    if not cv2.isContourConvex(quad.reshape(-1, 1, 2)) or cv2.contourArea(quad) < 100:
+        raise CameraCalibrationError(
+            "the four corners do not make a rectangle's outline: give them far-left first, "
+            "then clockwise (far-right, near-right, near-left)")
+    h, w = image_size
+    width_px = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    depth_px = width_px * rectangle[1] / rectangle[0]
+    cx, cy = quad.mean(axis=0)
+    half_w, half_d = width_px / 2, depth_px / 2
+    flat = np.float32([[cx - half_w, cy - half_d], [cx + half_w, cy - half_d],
+                       [cx + half_w, cy + half_d], [cx - half_w, cy + half_d]])
+    pixels = cv2.getPerspectiveTransform(quad, flat).astype(np.float64)
+    # Then turned, scaled and moved (which keeps the table's shape) so that the picture's near
+    # edge is the plane's bottom edge: seat 0's arm still enters the plane from its bottom,
+    # as the watchers expect, and the far seats' arms from its top.
+    near = cv2.perspectiveTransform(np.float32([[[0, h], [w, h]]]), pixels)[0]
+    left, right = complex(*near[0]), complex(*near[1])
+    turn = complex(w, 0) / (right - left)
+    shift = complex(0, h) - turn * left
+    similarity = np.array([[turn.real, -turn.imag, shift.real],
+                           [turn.imag, turn.real, shift.imag], [0, 0, 1]])
+    pixels = similarity @ pixels
+    to_fractions = np.diag([1 / w, 1 / h, 1.0])
+    fractions = to_fractions @ pixels @ np.linalg.inv(to_fractions)
+    fractions /= fractions[2, 2]
+    return TablePlane(homography=tuple(tuple(round(float(v), 9) for v in row)
+                                       for row in fractions), size=(h, w))
+
+
+def propose_camera_in_plane(images: Sequence[np.ndarray], plane: TablePlane, players: int,
+                            seat0_angle_deg: float = DEFAULT_SEAT0_ANGLE_DEG,
+                            seat_angles_deg: tuple[float, ...] | None = None
+                            ) -> tuple[CameraProfile, list[str]]:
+    """`propose_camera_from_frames` on the frames warped into `plane`: the piles, card size
+    and seat directions as table geometry, with the plane to watch in."""
+    from vision.frames import frame_from_image
+    from vision.table_plane import PlaneRectifier
+
+    rectify = PlaneRectifier(plane)
+    flat = [rectify(frame_from_image(image, 0.0)).full() for image in images]
+    profile, warnings = propose_camera_from_frames(flat, players, seat0_angle_deg,
+                                                   seat_angles_deg)
+    return profile.model_copy(update={"table_plane": plane,
+                                      "image_size": images[0].shape[:2]}), warnings

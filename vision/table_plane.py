@@ -25,6 +25,8 @@ class PlaneRectifier:
         ph, pw = plane.size
         self.small_plane = small_size(ph, pw)
         self._maps: dict[tuple[int, int], np.ndarray] = {}
+        self.picture_small: tuple[int, int] | None = None
+        """(h, w) of the picture's analysis copy, once one frame has been warped."""
 
     def _map(self, image_size: tuple[int, int], plane_size: tuple[int, int]) -> np.ndarray:
         """Picture pixels of `image_size` (h, w) -> plane pixels of `plane_size` (h, w)."""
@@ -40,6 +42,7 @@ class PlaneRectifier:
 
         def small() -> np.ndarray:
             image = frame.small
+            self.picture_small = image.shape[:2]
             return cv2.warpPerspective(image, self._map(image.shape[:2], (sh, sw)), (sw, sh),
                                        flags=cv2.INTER_LINEAR)
 
@@ -49,3 +52,15 @@ class PlaneRectifier:
                                        flags=cv2.INTER_LINEAR)
 
         return Frame(frame.t_s, frame.index, (ph, pw), small, full)
+
+    def view_mask(self) -> np.ndarray | None:
+        """Which pixels of the plane's analysis copy the camera sees (a bool mask), once one
+        frame has been warped: the rest of the plane is black, and an arm reaching in enters
+        from where the view ends, not from the plane's edge."""
+        if self.picture_small is None:
+            return None
+        sh, sw = self.small_plane
+        seen = np.full(self.picture_small, 255, np.uint8)
+        warped = cv2.warpPerspective(seen, self._map(self.picture_small, (sh, sw)), (sw, sh),
+                                     flags=cv2.INTER_NEAREST)
+        return warped > 0

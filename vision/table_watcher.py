@@ -66,7 +66,8 @@ class TableWatcher:
         cam = self.camera
         card_h = cam.card_height * h
         cx, cy = cam.pile.centre()
-        arms = ArmTracker((cx * w, cy * h), cam.seat_angles_deg, card_h)
+        view = self._to_plane.view_mask() if self._to_plane is not None else None
+        arms = ArmTracker((cx * w, cy * h), cam.seat_angles_deg, card_h, view)
         pile = PileWatcher(cam.pile.pixels(h, w), card_h, self.read_card,
                            full_scale=frame.full_size[1] / w, read_wait_s=self.read_wait_s)
         draws = DrawWatcher([r.pixels(h, w) for r in cam.draw_piles], card_h,

@@ -19,8 +19,11 @@ from vision.camera_calibration import (
     draw_proposal,
     footage_frames,
     propose_camera_from_frames,
+    propose_camera_in_plane,
+    table_plane_from_corners,
 )
-from vision.frames import FrameSourceError, read_camera
+from vision.frames import FrameSourceError, frame_from_image, read_camera
+from vision.table_plane import PlaneRectifier
 
 VIDEO_FRAME_AT_S = 3.0
 """From a video, the frame this many seconds in is used: past the deal, a card on the pile."""
@@ -52,6 +55,14 @@ def camera(
     device: Annotated[str, typer.Option("--camera", help="Camera index or device path.")] = "0",
     json_out: Annotated[bool, typer.Option("--json", help="Print the \\[camera] section as JSON.")
                         ] = False,
+    table_corners: Annotated[str | None, typer.Option(
+        "--table-corners", help="For a camera that leans: the picture's pixels of the four "
+        "corners of a rectangle lying on the table, far-left first, then clockwise, e.g. "
+        "412,300,868,302,930,520,350,516 (a sheet of A4 by default, see --rectangle). The "
+        "table is then watched as if seen from straight above.", show_default=False)] = None,
+    rectangle: Annotated[str, typer.Option(
+        "--rectangle", help="The sides of that rectangle, across the picture then away from "
+        "the camera, any unit.")] = "297,210",
 ) -> None:
     """Propose the discard-pile and draw-pile regions and the seat directions; save them."""
     angles = _parse_angles(seat_angles, players)
@@ -59,7 +70,17 @@ def camera(
         # From a video, several frames a second apart (an arm may cover a draw pile in one).
         images = footage_frames(str(source), at) if source else [_live(device)]
         image = images[0]
-        proposal, warnings = propose_camera_from_frames(images, players, seat0_angle, angles)
+        if table_corners is None:
+            proposal, warnings = propose_camera_from_frames(images, players, seat0_angle,
+                                                            angles)
+        else:
+            plane = table_plane_from_corners(_numbers(table_corners, 8, "--table-corners"),
+                                             image.shape[:2],
+                                             _numbers(rectangle, 2, "--rectangle"))
+            proposal, warnings = propose_camera_in_plane(images, plane, players, seat0_angle,
+                                                         angles)
+            # The regions are the plane's: show them on the picture as the plane sees it.
+            image = PlaneRectifier(plane)(frame_from_image(image, 0.0)).full()
         save_camera_section(out, proposal)
     except (FrameSourceError, CameraCalibrationError, ProfileError) as error:
         raise UserError(str(error)) from None
@@ -82,6 +103,21 @@ def camera(
 
 def _region(region) -> str:
     return f"x {region.x:.3f} y {region.y:.3f} w {region.w:.3f} h {region.h:.3f} (of the frame)"
+
+
+def _numbers(text: str, count: int, option: str):
+    """`count` comma-separated numbers (pairs of them as points when `count` is 8)."""
+    try:
+        values = [float(v) for v in text.split(",")]
+    except ValueError:
+        values = []
+    if len(values) != count:
+        raise UserError(f"{option} {text!r}: give {count} numbers separated by commas")
+    if count == 8:
+        return [(values[i], values[i + 1]) for i in range(0, 8, 2)]
+    if min(values) <= 0:
+        raise UserError(f"{option} {text!r}: the sides must be more than 0")
+    return tuple(values)
 
 
 def _parse_angles(text: str | None, players: int) -> tuple[float, ...] | None:
