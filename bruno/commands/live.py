@@ -41,7 +41,8 @@ def live(
     no_mic: Annotated[bool, typer.Option(
         "--no-mic", help="Referee without a microphone: the knock rules are off.")] = False,
     profile: Annotated[Path | None, typer.Option(
-        "--profile", help=f"Room profile (default: {DEFAULT_PROFILE} when it exists).",
+        "--profile", help=f"Room profile (default: a resumed journal's, else {DEFAULT_PROFILE} "
+        "when it exists).",
         show_default=False)] = None,
     players: Annotated[int | None, typer.Option(
         "--players", min=2, max=10, help="Players, when no profile says (default 4).",
@@ -118,13 +119,14 @@ def _prepare(camera: str | None, mic: str | None, no_mic: bool, profile: Path | 
     from vision.frames import FrameSourceError
 
     table = _Table(no_mic)
-    room, profile_path = _room_profile(profile)
     contents: JournalContents | None = None
     if resume is not None:
         try:
             contents = read_journal(resume)
         except JournalError as error:
             raise UserError(str(error)) from None
+    room, profile_path = _room_profile(profile, contents, table.notes)
+    if contents is not None:
         setup = contents.setup
         if no_mic and setup.rules().check_knocks:
             raise UserError(f"{resume}: the game was refereed with its knock rules on; resume it "
@@ -169,9 +171,19 @@ def _prepare(camera: str | None, mic: str | None, no_mic: bool, profile: Path | 
     return table
 
 
-def _room_profile(profile: Path | None) -> tuple[RoomProfile | None, Path]:
+def _room_profile(profile: Path | None, contents: JournalContents | None,
+                  notes: list[str]) -> tuple[RoomProfile | None, Path]:
+    """The room profile and its path: `--profile`, else a resumed journal's, else the
+    default's when it exists."""
     from calibration.profile import ProfileError, load_profile
 
+    if profile is None and contents is not None and contents.profile is not None:
+        if not contents.profile.exists():
+            notes.append(f"{contents.path} was refereed with the room profile "
+                         f"{contents.profile}, which is not there now; give another with "
+                         "--profile")
+            return None, contents.profile
+        profile = contents.profile
     path = profile or DEFAULT_PROFILE
     if profile is None and not path.exists():
         return None, path
