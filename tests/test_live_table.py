@@ -306,3 +306,41 @@ def test_a_game_started_with_a_profile_is_resumed_with_it(tmp_path):
     assert second.returncode == 0, err
     assert "Resumed" in out
     assert "No room profile" not in err and "calibrate camera" not in err
+
+
+def test_a_refused_dashboard_option_leaves_no_journal_behind(clip, tmp_path, monkeypatch,
+                                                             capfd):
+    """A short token and a port in use are refused before the journal is written."""
+    import socket
+
+    code, _, err = bruno_live_in_process(
+        ["--camera", clip.video, "--no-mic", "--cards-from", clip.truth, "--host", "0.0.0.0",
+         "--token", "abc"], monkeypatch, capfd, tmp_path)
+    assert "at least 8 characters" in one_line_error(code, err)
+    assert not list(tmp_path.glob("*.jsonl"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, _, err = bruno_live_in_process(
+            ["--camera", clip.video, "--no-mic", "--cards-from", clip.truth, "--port", port],
+            monkeypatch, capfd, tmp_path)
+    assert f"cannot listen on 127.0.0.1:{port}" in one_line_error(code, err)
+    assert not list(tmp_path.glob("*.jsonl"))
+
+
+def test_a_dashboard_beyond_this_machine_without_a_token_gets_one_made(tmp_path):
+    import re
+
+    from video_helpers import make_video
+
+    video = tmp_path / "table.mp4"
+    make_video(video, seconds=1.0, sound=False)
+    run = bruno_live("--camera", video, "--no-mic", "--mute", "--host", "0.0.0.0", "--port",
+                     "0", "--journal", tmp_path / "game.jsonl", cwd=tmp_path)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 0, err
+    address = re.search(r"dashboard (http://\S+:\d+/\?token=(\S+))", out)
+    assert address, out
+    token = address.group(2)
+    assert len(token) >= 16 and f"made for you: {token}" in err
