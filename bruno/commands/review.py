@@ -92,7 +92,10 @@ def review(
     for note in [*prepared.setup.notes, *result.notes]:
         print(f"bruno: warning: {note}", file=sys.stderr)
     if result.error:
-        raise UserError(result.error)
+        from bruno.review.run import INCOMPLETE_EXIT_CODE, incomplete_line
+
+        print(incomplete_line(footage, result.error), file=sys.stderr)
+        raise SystemExit(INCOMPLETE_EXIT_CODE)
 
 
 def _print_table(footage: Path, log: list[dict]) -> None:
