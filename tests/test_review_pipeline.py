@@ -122,3 +122,18 @@ def test_a_damaged_video_is_reviewed_up_to_the_break_and_exits_3_both_ways(rende
     assert [json.loads(line) for line in full.stdout.splitlines()] == [
         json.loads(line) for line in (folder / "rulings.jsonl").read_text().splitlines()]
     assert "Incomplete review: the video breaks off" in (folder / "report.html").read_text()
+
+
+def test_a_video_without_sound_says_on_stderr_that_the_knock_rules_were_not_checked(tmp_path):
+    from video_helpers import make_video
+
+    silent = tmp_path / "silent.mp4"
+    make_video(silent, seconds=1.0, sound=False)
+    for extra in ([], ["--json"], ["--events-only", "--json"]):
+        result = bruno("review", silent, "--no-video", "--out", tmp_path / "out", *extra)
+        assert result.returncode == 0, result.stderr
+        said = [line for line in result.stderr.splitlines() if "no sound track" in line]
+        assert len(said) == 1, result.stderr
+        assert said[0].startswith(f"bruno: warning: {silent} has no sound track")
+        assert "knock rules (B7 instick, B8 zeros, B10 going out)" in said[0]
+        assert "no sound track" not in result.stdout  # stdout is the contract's (or the summary)

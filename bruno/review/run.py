@@ -49,6 +49,19 @@ INCOMPLETE_EXIT_CODE = 3
 a damaged video, reviewed up to the break (2 stays for a file that could not be reviewed)."""
 
 
+KNOCK_RULES = "the knock rules (B7 instick, B8 zeros, B10 going out)"
+
+
+def no_sound_line(footage: Path, events_only: bool = False) -> str:
+    """The one stderr line that says the knock rules were not checked: no sound track."""
+    if events_only:
+        return (f"bruno: warning: {footage} has no sound track: the event log has no knocks, "
+                f"so {KNOCK_RULES} cannot be checked from it; replay it with "
+                "--set check_knocks=false")
+    return (f"bruno: warning: {footage} has no sound track: knocks cannot be heard, so "
+            f"{KNOCK_RULES} were not checked and no missed knock is reported")
+
+
 def incomplete_line(footage: Path, error: str) -> str:
     """The one stderr line that says a review is incomplete, and where the video broke."""
     where = error if error.startswith(f"{footage}:") else f"{footage}: {error}"
@@ -220,6 +233,9 @@ def review_files(footage: list[Path], out: Path, read_card: CardReader, *,
                 print(dumps(ruling))
         else:
             _summary(screen, outcome)
+    for outcome in results:
+        if not outcome.sound_checked:
+            print(no_sound_line(outcome.footage), file=sys.stderr)
     report_failures(failures, results)
 
 
