@@ -149,6 +149,16 @@ def test_a_file_that_is_not_a_journal_is_refused_and_left_as_it_was(tmp_path):
         read_journal(plain)
 
 
+def test_a_journal_refused_on_replay_is_left_as_it_was_torn_line_and_all(tmp_path):
+    path = tmp_path / "game.jsonl"
+    path.write_text(GAME_LINE + '{"t": 1.0, "kind": "card", "card": "r_5", "seat": 7}\n'
+                    '{"t": 2.0, "kind": "card", "card": "r_')
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match=r"the event at t=1\.0: 'seat' 7"):
+        LiveSession.resume(path)
+    assert path.read_bytes() == before
+
+
 def test_the_journal_remembers_the_room_profile_and_a_resume_uses_it(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     path = tmp_path / "game.jsonl"

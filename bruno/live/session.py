@@ -146,11 +146,11 @@ class LiveSession:
         contents = journal if isinstance(journal, JournalContents) else read_journal(journal)
         options.setdefault("profile_path", contents.profile)
         torn = contents.torn
-        repair(contents)
         clock = clock or SessionClock(contents.last_t)
         session = cls(contents.setup, clock=clock, **options)
-        report = session._replay(contents)
+        report = session._replay(contents)  # a journal refused here is left as it was
         report.torn = torn
+        repair(contents)
         session.journal_path = contents.path
         session._journal = Journal(contents.path)
         for ruling in report.cut_off:
