@@ -1,6 +1,9 @@
 """The JSONL event log (docs/DESIGN.md): a `game` line, then one observation per line.
 
-Reading validates every line and reports the first problem as one line with its line number.
+Reading validates every line and reports the first problem as one line with its line number,
+among them a `t` that goes back further than the reorder window (events may be out of order by
+up to `REORDER_WINDOW_S`, as detectors' delays differ; a log further out of order is a mistake,
+not something to sort silently).
 Writing appends and flushes each line, so a journal loses nothing when the process dies.
 """
 
@@ -15,6 +18,7 @@ from typing import IO, Any
 
 from referee.events import Event, EventError, parse_event, parse_time
 from referee.game import Game
+from referee.reorder import REORDER_WINDOW_S
 from referee.rules import RuleSet, RuleSetError
 from referee.variants import UnknownVariantError, find_variant
 
@@ -106,6 +110,7 @@ def parse_lines(lines: Iterable[str], source: str = "<events>") -> EventLog:
     """Parse a whole log; raise EventLogError '<source> line N: <what is wrong>'."""
     setup: GameSetup | None = None
     events: list[Event] = []
+    newest_t, newest_line = float("-inf"), 0
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -116,10 +121,18 @@ def parse_lines(lines: Iterable[str], source: str = "<events>") -> EventLog:
         try:
             if setup is None:
                 setup = parse_game_line(data)
-            else:
-                events.append(parse_event(data, setup.players))
+                continue
+            event = parse_event(data, setup.players)
         except EventError as error:
             raise EventLogError(f"{source} line {number}: {error}") from None
+        if newest_t - event.t > REORDER_WINDOW_S + 1e-9:
+            raise EventLogError(
+                f"{source} line {number}: 't' goes back to {event.t:g} s from {newest_t:g} s "
+                f"(line {newest_line}), more than the {REORDER_WINDOW_S:g} s events may be out "
+                "of order; put the lines in time order")
+        if event.t > newest_t:
+            newest_t, newest_line = event.t, number
+        events.append(event)
     if setup is None:
         raise EventLogError(f"{source}: the log is empty (it needs a game line first)")
     return EventLog(setup, events)

@@ -92,3 +92,17 @@ def test_help_texts_keep_the_profile_section_names(command, section):
                             capture_output=True, text=True, cwd=ROOT, timeout=60,
                             env={**os.environ, "COLUMNS": "200"})
     assert result.returncode == 0 and section in result.stdout
+
+
+def test_a_log_whose_time_goes_back_is_one_line_naming_the_file_and_line(tmp_path):
+    lines = EXAMPLE.read_text().splitlines()
+    assert json.loads(lines[24])["t"] == 29.0
+    lines.insert(25, '{"t": 19.0, "kind": "knock"}')  # 10 s back: not a detector's delay
+    path = tmp_path / "back.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    for extra in ([], ["--json"]):
+        result = bruno("replay", *extra, str(path))
+        assert result.returncode == 2 and result.stdout == ""
+        assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+        assert result.stderr.startswith(f"bruno: error: {path} line 26: 't' goes back to 19 s "
+                                        "from 29 s (line 25)")

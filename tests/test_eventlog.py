@@ -126,3 +126,20 @@ def test_the_journal_appends_and_every_line_is_on_disk_at_once(tmp_path):
     with Journal(path) as journal:
         journal.append({"t": 2.0, "kind": "knock"})
     assert len(read_event_log(path).events) == 2
+
+
+def test_a_log_out_of_order_within_the_reorder_window_is_read():
+    parsed = log('{"t": 5.0, "kind": "card", "card": "y_1", "seat": 0}',
+                 '{"t": 4.5, "kind": "knock"}',  # 0.5 s back: a detector's delay
+                 '{"t": 6.0, "kind": "card", "card": "y_2", "seat": 1}')
+    assert [e.t for e in parsed.events] == [5.0, 4.5, 6.0]
+
+
+def test_time_going_back_beyond_the_reorder_window_names_the_line():
+    with pytest.raises(EventLogError) as refused:
+        log('{"t": 20.0, "kind": "card", "card": "y_1", "seat": 0}',
+            '{"t": 21.0, "kind": "knock"}',
+            '{"t": 11.0, "kind": "card", "card": "y_2", "seat": 1}')
+    assert str(refused.value) == (
+        "game.jsonl line 4: 't' goes back to 11 s from 21 s (line 3), more than the 0.5 s "
+        "events may be out of order; put the lines in time order")

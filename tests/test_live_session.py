@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -10,9 +11,15 @@ from bruno.live.journal import JournalError, read_journal
 from bruno.live.session import LiveSession
 from referee.eventlog import GameSetup
 
+EXAMPLES = Path(__file__).parents[1] / "examples"
 
 def journal_lines(path):
     return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+GAME_LINE = ('{"t": 0.0, "kind": "game", "players": 4, "dealer": 0, '
+             '"journal": {"version": 1, "profile": null}}\n')
+"""A journal's first line as `bruno live` writes it: the game line with the journal's mark."""
 
 
 def test_manual_events_are_ruled_journaled_and_shown(tmp_path):
@@ -30,7 +37,9 @@ def test_manual_events_are_ruled_journaled_and_shown(tmp_path):
             session.submit({"kind": "card", "card": "r_11", "seat": 2})
         count, rulings = session.rulings_since(0)
     lines = journal_lines(path)
-    assert lines[0] == {"t": 0.0, "kind": "game", "variant": "bruno", "players": 4, "dealer": 0}
+    game = {key: value for key, value in lines[0].items() if key != "journal"}
+    assert game == {"t": 0.0, "kind": "game", "variant": "bruno", "players": 4, "dealer": 0}
+    assert lines[0]["journal"]["version"] == 1
     assert [e["card"] for e in lines if e["kind"] == "card"] == ["r_5", "r_7"]
     assert [r for r in lines if r["kind"] in ("info", "ruling")] == rulings
     assert count == len(rulings) == 2
@@ -104,8 +113,7 @@ def test_a_torn_last_line_is_dropped_and_cut_off_before_appending(tmp_path):
 
 def test_rulings_the_crash_kept_out_of_the_journal_are_added_on_resume(tmp_path):
     path = tmp_path / "game.jsonl"
-    path.write_text('{"t": 0.0, "kind": "game", "players": 4, "dealer": 0}\n'
-                    '{"t": 1.0, "kind": "card", "card": "r_5", "seat": 0}\n'
+    path.write_text(GAME_LINE + '{"t": 1.0, "kind": "card", "card": "r_5", "seat": 0}\n'
                     '{"t": 1.3, "kind": "clock"}\n')
     resumed, report = LiveSession.resume(path)
     resumed.close()
@@ -115,12 +123,54 @@ def test_rulings_the_crash_kept_out_of_the_journal_are_added_on_resume(tmp_path)
 
 def test_a_journal_damaged_in_the_middle_is_refused_with_its_line(tmp_path):
     path = tmp_path / "game.jsonl"
-    path.write_text('{"t": 0.0, "kind": "game", "players": 4, "dealer": 0}\n'
-                    'garbage\n{"t": 1.0, "kind": "card", "card": "r_5", "seat": 0}\n')
+    path.write_text(GAME_LINE + 'garbage\n'
+                    '{"t": 1.0, "kind": "card", "card": "r_5", "seat": 0}\n')
     with pytest.raises(JournalError, match="line 2"):
         read_journal(path)
     with pytest.raises(JournalError, match="no such journal"):
         read_journal(tmp_path / "missing.jsonl")
+
+
+def test_a_file_that_is_not_a_journal_is_refused_and_left_as_it_was(tmp_path):
+    plain = tmp_path / "events.jsonl"  # an event log: a game line, then events
+    plain.write_bytes((EXAMPLES / "bruno_every_penalty.jsonl").read_bytes())
+    rulings = tmp_path / "rulings.jsonl"
+    rulings.write_text('{"t": 1.0, "kind": "info", "rule": "turn", "seat": 1, '
+                       '"message": "Seat 1 to play."}\n')
+    video = tmp_path / "game.mp4"
+    video.write_bytes(b"\x00\x00\x00\x18ftypmp42\n\xff\xfe garbage \n" * 20)
+    for path in (plain, rulings, video):
+        before = path.read_bytes()
+        with pytest.raises(JournalError, match="not a bruno live journal") as refused:
+            LiveSession.resume(path)
+        assert str(path) in str(refused.value) and "\n" not in str(refused.value)
+        assert path.read_bytes() == before
+    with pytest.raises(JournalError, match=r"not a bruno live journal.*'journal' mark"):
+        read_journal(plain)
+
+
+def test_a_journal_refused_on_replay_is_left_as_it_was_torn_line_and_all(tmp_path):
+    path = tmp_path / "game.jsonl"
+    path.write_text(GAME_LINE + '{"t": 1.0, "kind": "card", "card": "r_5", "seat": 7}\n'
+                    '{"t": 2.0, "kind": "card", "card": "r_')
+    before = path.read_bytes()
+    with pytest.raises(JournalError, match=r"the event at t=1\.0: 'seat' 7"):
+        LiveSession.resume(path)
+    assert path.read_bytes() == before
+
+
+def test_the_journal_remembers_the_room_profile_and_a_resume_uses_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "game.jsonl"
+    with LiveSession(GameSetup(players=4), journal=path, profile_path="room.toml") as session:
+        session.submit({"kind": "card", "card": "r_5", "seat": 0})
+    assert journal_lines(path)[0]["journal"] == {"version": 1,
+                                                 "profile": str(tmp_path / "room.toml")}
+    assert read_journal(path).profile == tmp_path / "room.toml"
+    monkeypatch.chdir(Path(__file__).parent)  # resumed from elsewhere: the same profile
+    resumed, report = LiveSession.resume(path)
+    resumed.close()
+    assert report.same and resumed.profile_path == tmp_path / "room.toml"
 
 
 def test_camera_and_microphone_options_name_a_device_or_a_recording():

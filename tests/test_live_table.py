@@ -264,3 +264,83 @@ def test_the_camera_view_and_a_calibration_saved_from_the_dashboard(clip, tmp_pa
     assert np.abs(plain.astype(int) - drawn.astype(int)).mean() > 2  # pile box, top card badge
     with pytest.raises(ValueError, match="one point per player"):
         session.save_camera_calibration({**session.camera_calibration(), "seats": [[1, 1]]})
+
+
+def test_resume_refuses_a_file_that_is_not_a_journal_and_leaves_it_as_it_was(clip, tmp_path):
+    """A plain event log given to --resume: one line, exit 2, not one byte written to it."""
+    from pathlib import Path
+
+    events = tmp_path / "ev.jsonl"
+    events.write_bytes((Path(__file__).parents[1] / "examples/bruno_every_penalty.jsonl")
+                       .read_bytes())
+    before = events.read_bytes()
+    run = bruno_live("--resume", events, "--camera", clip.video, "--mic", clip.video,
+                     "--cards-from", clip.truth, "--mute", "--port", "0", cwd=tmp_path)
+    out, err = run.communicate(timeout=60)
+    line = one_line_error(run.returncode, err)
+    assert f"{events}: not a bruno live journal" in line and "bruno replay" in line
+    assert "Resumed" not in out
+    assert events.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ev.jsonl"]
+
+
+def test_a_game_started_with_a_profile_is_resumed_with_it(tmp_path):
+    """The journal names the room profile; --resume (from another folder) uses it."""
+    from pathlib import Path
+
+    from video_helpers import make_video
+
+    video = tmp_path / "table.mp4"
+    make_video(video, seconds=1.0, sound=False)
+    profile = Path(__file__).parents[1] / "examples/demo/demo.room.toml"
+    journal = tmp_path / "game.jsonl"
+    sources = ["--camera", video, "--no-mic", "--mute", "--port", "0"]
+    first = bruno_live("--profile", profile, "--journal", journal, *sources, cwd=tmp_path)
+    out, err = first.communicate(timeout=60)
+    assert first.returncode == 0, err
+    assert "No room profile" not in err
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    second = bruno_live("--resume", journal, *sources, cwd=elsewhere)
+    out, err = second.communicate(timeout=60)
+    assert second.returncode == 0, err
+    assert "Resumed" in out
+    assert "No room profile" not in err and "calibrate camera" not in err
+
+
+def test_a_refused_dashboard_option_leaves_no_journal_behind(clip, tmp_path, monkeypatch,
+                                                             capfd):
+    """A short token and a port in use are refused before the journal is written."""
+    import socket
+
+    code, _, err = bruno_live_in_process(
+        ["--camera", clip.video, "--no-mic", "--cards-from", clip.truth, "--host", "0.0.0.0",
+         "--token", "abc"], monkeypatch, capfd, tmp_path)
+    assert "at least 8 characters" in one_line_error(code, err)
+    assert not list(tmp_path.glob("*.jsonl"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, _, err = bruno_live_in_process(
+            ["--camera", clip.video, "--no-mic", "--cards-from", clip.truth, "--port", port],
+            monkeypatch, capfd, tmp_path)
+    assert f"cannot listen on 127.0.0.1:{port}" in one_line_error(code, err)
+    assert not list(tmp_path.glob("*.jsonl"))
+
+
+def test_a_dashboard_beyond_this_machine_without_a_token_gets_one_made(tmp_path):
+    import re
+
+    from video_helpers import make_video
+
+    video = tmp_path / "table.mp4"
+    make_video(video, seconds=1.0, sound=False)
+    run = bruno_live("--camera", video, "--no-mic", "--mute", "--host", "0.0.0.0", "--port",
+                     "0", "--journal", tmp_path / "game.jsonl", cwd=tmp_path)
+    out, err = run.communicate(timeout=60)
+    assert run.returncode == 0, err
+    address = re.search(r"dashboard (http://\S+:\d+/\?token=(\S+))", out)
+    assert address, out
+    token = address.group(2)
+    assert len(token) >= 16 and f"made for you: {token}" in err

@@ -148,3 +148,12 @@ def test_the_report_marks_what_came_from_notes_and_nothing_else():
 def bruno(*args):
     return subprocess.run([sys.executable, "-m", "bruno", *map(str, args)],
                           capture_output=True, text=True, timeout=300)
+
+
+def test_notes_whose_time_goes_back_are_refused_naming_the_line(tmp_path):
+    path = tmp_path / "late.notes.jsonl"
+    write_notes(path, [NOTES[0], {"t": 30.0, "kind": "call", "seat": 1, "word": "pass"},
+                       {"t": 12.0, "kind": "color", "seat": 2, "color": "g"}])
+    with pytest.raises(NotesError, match=r"late\.notes\.jsonl line 3: 't' goes back to 12 s "
+                                         r"from 30 s \(line 2\)"):
+        read_notes(path)

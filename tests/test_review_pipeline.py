@@ -93,3 +93,47 @@ def test_bruno_review_refuses_an_unwritable_folder_and_a_non_video_in_one_line(r
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "notes.mp4" in result.stderr
     assert f"{bogus}: {bogus}:" not in result.stderr  # the file is named once before its fault
+
+
+def test_a_damaged_video_is_reviewed_up_to_the_break_and_exits_3_both_ways(rendered, tmp_path):
+    """The full review and --events-only agree: what was read is kept and written, stderr
+    says where the video broke and that the review is incomplete, and the exit code is 3."""
+    clip, profile, _ = rendered
+    cut = tmp_path / "cut.mp4"
+    data = clip.read_bytes()
+    cut.write_bytes(data[: int(len(data) * 0.6)])
+    common = ["--profile", profile, "--dealer", "1", "--cards-from",
+              clip.with_suffix(".truth.jsonl")]
+    full = bruno("review", cut, *common, "--no-video", "--json", "--out", tmp_path / "out")
+    events = bruno("review", cut, *common, "--events-only", "--json")
+    for result in (full, events):
+        assert result.returncode == 3, result.stderr
+        assert "Traceback" not in result.stderr
+        said = [line for line in result.stderr.splitlines() if "incomplete" in line]
+        assert len(said) == 1 and said[0].startswith(f"bruno: warning: {cut}: the video ")
+        assert "(exit code 3)" in said[0]
+    log = [json.loads(line) for line in events.stdout.splitlines()]
+    assert log[0]["kind"] == "game"
+    folder = tmp_path / "out" / "cut"
+    assert {p.name for p in folder.iterdir()} == {"events.jsonl", "rulings.jsonl",
+                                                 "report.html"}
+    written = [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
+    assert [e for e in written if e["kind"] != "game"] == log[1:]  # the same events, kept
+    assert [json.loads(line) for line in full.stdout.splitlines()] == [
+        json.loads(line) for line in (folder / "rulings.jsonl").read_text().splitlines()]
+    assert "Incomplete review: the video breaks off" in (folder / "report.html").read_text()
+
+
+def test_a_video_without_sound_says_on_stderr_that_the_knock_rules_were_not_checked(tmp_path):
+    from video_helpers import make_video
+
+    silent = tmp_path / "silent.mp4"
+    make_video(silent, seconds=1.0, sound=False)
+    for extra in ([], ["--json"], ["--events-only", "--json"]):
+        result = bruno("review", silent, "--no-video", "--out", tmp_path / "out", *extra)
+        assert result.returncode == 0, result.stderr
+        said = [line for line in result.stderr.splitlines() if "no sound track" in line]
+        assert len(said) == 1, result.stderr
+        assert said[0].startswith(f"bruno: warning: {silent} has no sound track")
+        assert "knock rules (B7 instick, B8 zeros, B10 going out)" in said[0]
+        assert "no sound track" not in result.stdout  # stdout is the contract's (or the summary)

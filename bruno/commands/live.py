@@ -25,7 +25,6 @@ if TYPE_CHECKING:  # the camera, sound and model stacks load only when a table i
 
 DEFAULT_PROFILE = Path("room_profile.toml")
 DEFAULT_PORT = 8765
-LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 KNOCK_RULES_OFF = ("the knock for an instick (B7), for every zero (B8) and for going out on one "
                    "(B10)")
 
@@ -41,7 +40,8 @@ def live(
     no_mic: Annotated[bool, typer.Option(
         "--no-mic", help="Referee without a microphone: the knock rules are off.")] = False,
     profile: Annotated[Path | None, typer.Option(
-        "--profile", help=f"Room profile (default: {DEFAULT_PROFILE} when it exists).",
+        "--profile", help=f"Room profile (default: a resumed journal's, else {DEFAULT_PROFILE} "
+        "when it exists).",
         show_default=False)] = None,
     players: Annotated[int | None, typer.Option(
         "--players", min=2, max=10, help="Players, when no profile says (default 4).",
@@ -60,10 +60,12 @@ def live(
         "--resume", metavar="JOURNAL", help="Continue the game of a journal (after a crash).",
         show_default=False)] = None,
     host: Annotated[str, typer.Option(
-        "--host", help="Address the dashboard listens on; another than this machine's needs "
-        "--token.")] = "127.0.0.1",
+        "--host", help="Address the dashboard listens on; on another than this machine's "
+        "every request needs the token.")] = "127.0.0.1",
     token: Annotated[str | None, typer.Option(
-        "--token", help="Token the dashboard asks of every request.", show_default=False)] = None,
+        "--token", help="Token the dashboard asks of every request, 8 characters or more "
+        "(default beyond this machine: one made for you and printed).",
+        show_default=False)] = None,
     port: Annotated[int, typer.Option(
         "--port", min=0, max=65535, help="Dashboard port (0: any free one).")] = DEFAULT_PORT,
     cards_from: Annotated[Path | None, typer.Option(
@@ -71,13 +73,14 @@ def live(
         "model (synthetic footage).", show_default=False)] = None,
 ) -> None:
     """Referee a table now: camera and microphone in, rulings spoken and shown, a journal kept."""
+    from bruno.dashboard.access import is_loopback, token_for
     from bruno.live.phrases import LANGUAGES
 
+    # Every option is checked before anything is opened or written.
     if lang not in LANGUAGES:
         raise UserError(f"--lang {lang!r}: choose one of {', '.join(LANGUAGES)}")
-    if host not in LOCAL_HOSTS and not token:
-        raise UserError(f"--host {host} lets other machines reach the dashboard: give a --token "
-                        "too (every request must carry it)")
+    made = token is None and not is_loopback(host)
+    token = token_for(host, token)
     if no_mic and mic is not None:
         raise UserError("give --mic or --no-mic, not both")
     if resume is not None and (players is not None or dealer or setting or variant != "bruno"
@@ -85,8 +88,12 @@ def live(
         raise UserError("--resume continues the journal's own game: leave out --players, "
                         "--dealer, --variant, --set and --journal")
     table = _prepare(camera, mic, no_mic, profile, players, dealer, variant, setting or [],
-                     journal, resume, cards_from)
-    _run(table, lang, mute, host, port, token)
+                     journal, resume, cards_from, (host, port, token))
+    if made and table.dashboard is not None:
+        table.notes.append(f"the dashboard on {host} reaches beyond this machine, so every "
+                           f"request must carry its token, made for you: {token} (the "
+                           "dashboard's address below has it; --token chooses one)")
+    _run(table, lang, mute)
 
 
 @dataclass
@@ -102,11 +109,14 @@ class _Table:
     blocks: Any = None
     read_card: Any = None
     knock_model: Any = None
+    dashboard: Any = None
+    """The dashboard's address, bound before the journal is written (None: not installed)."""
 
 
 def _prepare(camera: str | None, mic: str | None, no_mic: bool, profile: Path | None,
              players: int | None, dealer: int, variant: str, setting: list[str],
-             journal: Path | None, resume: Path | None, cards_from: Path | None) -> _Table:
+             journal: Path | None, resume: Path | None, cards_from: Path | None,
+             listen: tuple[str, int, str | None]) -> _Table:
     from audio.blocks import AudioSourceError
     from audio.calibration import knock_model_for
     from bruno.commands.replay import parse_settings
@@ -118,13 +128,14 @@ def _prepare(camera: str | None, mic: str | None, no_mic: bool, profile: Path | 
     from vision.frames import FrameSourceError
 
     table = _Table(no_mic)
-    room, profile_path = _room_profile(profile)
     contents: JournalContents | None = None
     if resume is not None:
         try:
             contents = read_journal(resume)
         except JournalError as error:
             raise UserError(str(error)) from None
+    room, profile_path = _room_profile(profile, contents, table.notes)
+    if contents is not None:
         setup = contents.setup
         if no_mic and setup.rules().check_knocks:
             raise UserError(f"{resume}: the game was refereed with its knock rules on; resume it "
@@ -164,14 +175,30 @@ def _prepare(camera: str | None, mic: str | None, no_mic: bool, profile: Path | 
             table.notes.append("No microphone calibration: the knock detector uses its defaults; "
                                "`bruno calibrate mic` measures this room's knocks.")
     table.read_card = card_reader(cards_from)
-    table.session, table.report = _open_session(setup, clock, camera_profile, profile_path,
-                                                journal, contents)
+    table.dashboard = _bind_dashboard(*listen, table.notes)
+    try:
+        table.session, table.report = _open_session(setup, clock, camera_profile,
+                                                    profile_path, journal, contents)
+    except BaseException:
+        if table.dashboard is not None:
+            table.dashboard.close()
+        raise
     return table
 
 
-def _room_profile(profile: Path | None) -> tuple[RoomProfile | None, Path]:
+def _room_profile(profile: Path | None, contents: JournalContents | None,
+                  notes: list[str]) -> tuple[RoomProfile | None, Path]:
+    """The room profile and its path: `--profile`, else a resumed journal's, else the
+    default's when it exists."""
     from calibration.profile import ProfileError, load_profile
 
+    if profile is None and contents is not None and contents.profile is not None:
+        if not contents.profile.exists():
+            notes.append(f"{contents.path} was refereed with the room profile "
+                         f"{contents.profile}, which is not there now; give another with "
+                         "--profile")
+            return None, contents.profile
+        profile = contents.profile
     path = profile or DEFAULT_PROFILE
     if profile is None and not path.exists():
         return None, path
@@ -237,7 +264,7 @@ def _open_session(setup, clock, camera_profile, profile_path: Path, journal: Pat
                         "with --journal") from None
 
 
-def _run(table: _Table, lang: str, mute: bool, host: str, port: int, token: str | None) -> None:
+def _run(table: _Table, lang: str, mute: bool) -> None:
     from rich.console import Console
 
     from bruno.live.announcer import Announcer
@@ -265,11 +292,7 @@ def _run(table: _Table, lang: str, mute: bool, host: str, port: int, token: str 
         index = len(session.rulings) - len(table.report.cut_off)
         for ruling in table.report.cut_off:  # never said: the crash came first
             announcer.announce(ruling)
-    try:
-        dashboard = _start_dashboard(session, host, port, token, note)
-    except UserError:
-        session.close()
-        raise
+    dashboard = table.dashboard.serve(session) if table.dashboard is not None else None
     console.print(f"[bold]Refereeing[/]: {session.setup.variant}, {session.setup.players} "
                   f"players; journal {session.journal_path}"
                   + ("" if dashboard is None else f"; dashboard {dashboard.url}"))
@@ -315,17 +338,15 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 
 
-def _start_dashboard(session: LiveSession, host: str, port: int, token: str | None, note):
+def _bind_dashboard(host: str, port: int, token: str | None, notes: list[str]):
+    """The dashboard's address, bound now (a port in use is refused before anything is
+    written); None when this installation has no dashboard."""
     try:
-        from bruno.dashboard.server import start_dashboard
+        from bruno.dashboard.server import bind_dashboard
     except ImportError:
-        note("the dashboard is not part of this installation; rulings are printed here")
+        notes.append("the dashboard is not part of this installation; rulings are printed here")
         return None
-    try:
-        return start_dashboard(session, host=host, port=port, token=token)
-    except OSError as error:
-        raise UserError(f"the dashboard cannot listen on {host}:{port} ({error.strerror}); "
-                        "give another --port (0: any free one)") from None
+    return bind_dashboard(host, port, token)
 
 
 def _print_state(console, session: LiveSession) -> None:

@@ -79,7 +79,7 @@ def review(
         prepared = prepare_review(footage, profile=profile, players=players, dealer=dealer,
                                   variant=variant, notes=notes, event_log_only=True)
         read = card_reader(cards_from)
-        result = review_video(footage, prepared.setup.camera, read)
+        result = review_video(footage, prepared.setup.camera, read, listen=prepared.sound)
     except (ReviewError, ProfileError, FrameSourceError) as error:
         raise UserError(str(error)) from None
     events = in_time_order(result.events, prepared.added)
@@ -89,10 +89,15 @@ def review(
             typer.echo(dumps(event))
     else:
         _print_table(footage, log)
+    from bruno.review.run import INCOMPLETE_EXIT_CODE, incomplete_line, no_sound_line
+
     for note in [*prepared.setup.notes, *result.notes]:
         print(f"bruno: warning: {note}", file=sys.stderr)
+    if not prepared.sound:
+        print(no_sound_line(footage, events_only=True), file=sys.stderr)
     if result.error:
-        raise UserError(result.error)
+        print(incomplete_line(footage, result.error), file=sys.stderr)
+        raise SystemExit(INCOMPLETE_EXIT_CODE)
 
 
 def _print_table(footage: Path, log: list[dict]) -> None:

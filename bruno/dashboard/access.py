@@ -2,7 +2,8 @@
 
 Bound to a loopback address the dashboard is private to this machine and the token is optional.
 Bound to any other address it is reachable by the whole network, so a token is required and
-every request must carry it (`?token=...` in the URL or the `X-Bruno-Token` header).
+every request must carry it (`?token=...` in the URL or the `X-Bruno-Token` header);
+`bruno live` makes one (`token_for`) when none is given.
 """
 
 from __future__ import annotations
@@ -31,12 +32,25 @@ def is_loopback(host: str) -> bool:
 
 def check_bind(host: str, token: str | None) -> None:
     """Refuse to listen beyond this machine without a token (UserError, one line)."""
-    if token is not None and len(token) < MIN_TOKEN_CHARS:
-        raise UserError(f"the dashboard token must be at least {MIN_TOKEN_CHARS} characters; "
-                        "leave it out to have one made for you")
+    _check_length(token)
     if token is None and not is_loopback(host):
         raise UserError(f"the dashboard on {host} would be open to the whole network; "
                         "give it a token, or listen on 127.0.0.1")
+
+
+def token_for(host: str, token: str | None) -> str | None:
+    """The token a dashboard on `host` uses: `token` when given (UserError when it is too
+    short), else a new one when `host` reaches beyond this machine, else None."""
+    _check_length(token)
+    if token is None and not is_loopback(host):
+        return new_token()
+    return token
+
+
+def _check_length(token: str | None) -> None:
+    if token is not None and len(token) < MIN_TOKEN_CHARS:
+        raise UserError(f"the dashboard token must be at least {MIN_TOKEN_CHARS} characters; "
+                        "leave --token out to have one made for you")
 
 
 def new_token() -> str:

@@ -98,6 +98,14 @@ def start_dashboard(backend: DashboardBackend, host: str = "127.0.0.1", port: in
                     token: str | None = None) -> Dashboard:
     """Serve the dashboard for `backend` on `host`:`port` (0: any free port) from a background
     thread. Anywhere but a loopback address needs a `token` (UserError without one)."""
+    return bind_dashboard(host, port, token).serve(backend)
+
+
+def bind_dashboard(host: str = "127.0.0.1", port: int = 0,
+                   token: str | None = None) -> BoundDashboard:
+    """The dashboard's socket, bound and listening but not yet answering (`serve` starts it):
+    `bruno live` binds it before it writes anything, so a port in use or a bad address is
+    refused before a journal exists. Raises UserError, as `start_dashboard`."""
     check_bind(host, token)
     try:
         page = resources.files(__package__).joinpath(PAGE_FILE).read_bytes()
@@ -111,16 +119,35 @@ def start_dashboard(backend: DashboardBackend, host: str = "127.0.0.1", port: in
         reason = error.strerror or error
         raise UserError(f"the dashboard cannot listen on {host}:{port} ({reason}); "
                         "choose another port or address") from None
-    server.backend, server.token, server.page = backend, token, page
+    server.token, server.page = token, page
     server.loopback_only = is_loopback(host)
-    bound_port = server.server_address[1]
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05},
-                              name=f"dashboard:{bound_port}", daemon=True)
-    thread.start()
-    url = f"http://{_browsable_host(host)}:{bound_port}/"
-    if token is not None:
-        url += f"?{TOKEN_PARAM}={quote(token, safe='')}"
-    return Dashboard(url, host, bound_port, token, server, thread)
+    return BoundDashboard(host, token, server)
+
+
+@dataclass
+class BoundDashboard:
+    """A dashboard bound to its address (`bind_dashboard`); `serve(backend)` starts it,
+    `close()` gives the address back unused."""
+
+    host: str
+    token: str | None
+    _server: _Server = field(repr=False)
+
+    def serve(self, backend: DashboardBackend) -> Dashboard:
+        server = self._server
+        server.backend = backend
+        bound_port = server.server_address[1]
+        thread = threading.Thread(target=server.serve_forever,
+                                  kwargs={"poll_interval": 0.05},
+                                  name=f"dashboard:{bound_port}", daemon=True)
+        thread.start()
+        url = f"http://{_browsable_host(self.host)}:{bound_port}/"
+        if self.token is not None:
+            url += f"?{TOKEN_PARAM}={quote(self.token, safe='')}"
+        return Dashboard(url, self.host, bound_port, self.token, server, thread)
+
+    def close(self) -> None:
+        self._server.server_close()
 
 
 class _Server(ThreadingHTTPServer):

@@ -1,11 +1,15 @@
 """The live journal: what a session saw and said, one JSON object a line, synced per line.
 
-    {"t": 0.0, "kind": "game", "variant": "bruno", "players": 4, "dealer": 0}
+    {"t": 0.0, "kind": "game", "variant": "bruno", "players": 4, "dealer": 0,
+     "journal": {"version": 1, "profile": "/home/ann/room_profile.toml"}}
     {"t": 2.1, "kind": "card", "card": "y_1", "seat": 0}            # every event, as fed
     {"t": 2.1, "kind": "info", "rule": "turn", "seat": 1, ...}      # every ruling, as said
     {"t": 2.35, "kind": "clock"}                                    # the clock released events
 
-The game line comes first; events and rulings follow in the order they happened. A `clock`
+The game line comes first, and its `journal` key says that the file is a live journal (its
+format's version, and the room profile the session used): `--resume` refuses any other file,
+so that a plain event log is never appended to. Events and rulings follow in the order they
+happened. A `clock`
 line records a moment the session clock released held events or fired a deadline: replaying
 the events with those moments gives the very same rulings even when a detector was late (an
 event older than the reorder window is ruled when it arrives, not in time order).
@@ -27,6 +31,17 @@ from referee.events import EventError
 
 CLOCK_KIND = "clock"
 RULING_KINDS = frozenset({"ruling", "info"})
+JOURNAL_KEY = "journal"
+"""The key of the game line that marks a live journal: {"version": 1, "profile": PATH}."""
+JOURNAL_VERSION = 1
+
+
+def journal_game_line(setup: GameSetup, profile: Path | None) -> dict[str, Any]:
+    """A journal's first line: the game line, marked as a journal's, naming the room profile
+    (as an absolute path, so that a resume from another folder finds it)."""
+    return {**setup.to_dict(), JOURNAL_KEY: {
+        "version": JOURNAL_VERSION,
+        "profile": None if profile is None else str(Path(profile).absolute())}}
 
 
 class JournalError(ValueError):
@@ -48,6 +63,8 @@ class JournalContents:
     """Length of the journal up to the end of its last whole line."""
     torn: bool = False
     """Whether a torn last line was dropped."""
+    profile: Path | None = None
+    """The room profile the session used (None: the journal does not say)."""
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -73,19 +90,19 @@ def read_journal(path: str | os.PathLike[str]) -> JournalContents:
     torn = bool(tail.strip())
     for number, line in enumerate(whole, start=1):
         data = _decode(line)
+        if data is None and contents is None:
+            raise _not_a_journal(path, "its first line is not JSON")
         if data is None:
             if number == len(whole) and not tail.strip():
                 torn = True  # the last line is garbage: a crash mid-write that left a newline
                 break
             raise JournalError(f"{path} line {number}: not a JSON object; the journal is "
                                "damaged there (remove that line to resume)")
-        offset += len(line) + 1
         if contents is None:
-            try:
-                contents = JournalContents(path, parse_game_line(data))
-            except EventError as error:
-                raise JournalError(f"{path} line {number}: {error}") from None
+            contents = _first_line(path, data)
+            offset += len(line) + 1
             continue
+        offset += len(line) + 1
         _take(contents, data, path, number)
     if contents is None:
         raise JournalError(f"{path}: the journal has no game line; it is not a bruno live "
@@ -93,6 +110,38 @@ def read_journal(path: str | os.PathLike[str]) -> JournalContents:
     contents.good_bytes = offset
     contents.torn = torn
     return contents
+
+
+def _not_a_journal(path: Path, why: str = "its first line is not a journal's game line"
+                    ) -> JournalError:
+    return JournalError(f"{path}: not a bruno live journal ({why}); it was left as it is. "
+                        f"Replay an event log with `bruno replay {path}`, or start a new game "
+                        "without --resume")
+
+
+def _first_line(path: Path, data: dict[str, Any]) -> JournalContents:
+    """The game line, which must carry the journal's mark."""
+    if data.get("kind") != "game":
+        raise _not_a_journal(path)
+    mark = data.get(JOURNAL_KEY)
+    if not isinstance(mark, dict):
+        raise _not_a_journal(path, "its game line has no 'journal' mark: a plain event log, "
+                             "or a journal written by an older bruno")
+    version = mark.get("version")
+    if version != JOURNAL_VERSION:
+        raise JournalError(f"{path} line 1: a journal of version {version!r}, and this bruno "
+                           f"reads version {JOURNAL_VERSION}; resume it with the bruno that "
+                           "wrote it")
+    profile = mark.get("profile")
+    if profile is not None and not isinstance(profile, str):
+        raise JournalError(f"{path} line 1: the journal's 'profile' must be a path or null, "
+                           f"got {profile!r}")
+    game = {key: value for key, value in data.items() if key != JOURNAL_KEY}
+    try:
+        setup = parse_game_line(game)
+    except EventError as error:
+        raise JournalError(f"{path} line 1: {error}") from None
+    return JournalContents(path, setup, profile=None if profile is None else Path(profile))
 
 
 def _decode(line: bytes) -> dict[str, Any] | None:

@@ -30,7 +30,14 @@ from pathlib import Path
 from typing import Any
 
 from bruno.live.clock import SessionClock
-from bruno.live.journal import CLOCK_KIND, JournalContents, JournalError, read_journal, repair
+from bruno.live.journal import (
+    CLOCK_KIND,
+    JournalContents,
+    JournalError,
+    journal_game_line,
+    read_journal,
+    repair,
+)
 from calibration.camera import CameraProfile
 from calibration.layout import default_camera_profile
 from referee.eventlog import GameSetup, Journal
@@ -115,10 +122,10 @@ class LiveSession:
         self._horizon = float("-inf")
         self._journal: Journal | None = None
         self.journal_path: Path | None = None
+        self.profile_path = Path(profile_path) if profile_path else Path("room_profile.toml")
         if journal is not None:
             self._open_new_journal(Path(journal))
         self.camera = camera or default_camera_profile(setup.players)
-        self.profile_path = Path(profile_path) if profile_path else Path("room_profile.toml")
         self.layout_version = 0
         self.frame: Frame | None = None
         self._jpeg_cache: tuple[tuple, bytes] | None = None
@@ -134,15 +141,16 @@ class LiveSession:
     def resume(cls, journal: str | Path | JournalContents, *, clock: SessionClock | None = None,
                **options: Any) -> tuple[LiveSession, ResumeReport]:
         """The session a journal left (a torn last line dropped), appending to the same
-        journal. Its clock (default: a new one) runs on from the journal's last time. Raises
-        JournalError."""
+        journal. Its clock (default: a new one) runs on from the journal's last time; its
+        `profile_path` (default) is the journal's. Raises JournalError."""
         contents = journal if isinstance(journal, JournalContents) else read_journal(journal)
+        options.setdefault("profile_path", contents.profile)
         torn = contents.torn
-        repair(contents)
         clock = clock or SessionClock(contents.last_t)
         session = cls(contents.setup, clock=clock, **options)
-        report = session._replay(contents)
+        report = session._replay(contents)  # a journal refused here is left as it was
         report.torn = torn
+        repair(contents)
         session.journal_path = contents.path
         session._journal = Journal(contents.path)
         for ruling in report.cut_off:
@@ -313,7 +321,7 @@ class LiveSession:
                              f"`bruno live --resume {path}` or give another --journal")
         self.journal_path = path
         self._journal = Journal(path)
-        self._write(self.setup.to_dict())
+        self._write(journal_game_line(self.setup, self.profile_path))
 
     def _write(self, line: dict[str, Any]) -> None:
         if self._journal is not None:

@@ -240,8 +240,8 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
                           "(calls, colours, hands: what a camera cannot see); they are "
                           "marked 'from notes'.")
     if result.error:
-        notes_text.append(f"The video breaks off: {result.error}. The review covers what "
-                          "came before the break.")
+        notes_text.insert(0, f"Incomplete review: the video breaks off ({result.error}). "
+                             "Everything here covers only what came before the break.")
     files = write_review_folder(
         out_folder, footage, game.to_dict(), events, rulings,
         pile_box=overlay.pile_box, seat_angles_deg=overlay.seat_angles_deg,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import queue as queue_module
 import sys
+from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from functools import partial
 from multiprocessing import get_context
@@ -42,6 +43,30 @@ PASSES = ("watch",)
 long; a second pass for the annotated video ("annotate") is added when it happens."""
 
 STAGE_WORDS = {"watch": "watching", "annotate": "annotating"}
+
+INCOMPLETE_EXIT_CODE = 3
+"""The exit code of a review that wrote (or printed) everything but covers only part of a file:
+a damaged video, reviewed up to the break (2 stays for a file that could not be reviewed)."""
+
+
+KNOCK_RULES = "the knock rules (B7 instick, B8 zeros, B10 going out)"
+
+
+def no_sound_line(footage: Path, events_only: bool = False) -> str:
+    """The one stderr line that says the knock rules were not checked: no sound track."""
+    if events_only:
+        return (f"bruno: warning: {footage} has no sound track: the event log has no knocks, "
+                f"so {KNOCK_RULES} cannot be checked from it; replay it with "
+                "--set check_knocks=false")
+    return (f"bruno: warning: {footage} has no sound track: knocks cannot be heard, so "
+            f"{KNOCK_RULES} were not checked and no missed knock is reported")
+
+
+def incomplete_line(footage: Path, error: str) -> str:
+    """The one stderr line that says a review is incomplete, and where the video broke."""
+    where = error if error.startswith(f"{footage}:") else f"{footage}: {error}"
+    return (f"bruno: warning: {where}. The review is incomplete (exit code "
+            f"{INCOMPLETE_EXIT_CODE}): it covers what came before the break")
 
 
 def _folder_for(out: Path, footage: Path, taken: set[str]) -> Path:
@@ -194,8 +219,9 @@ def review_files(footage: list[Path], out: Path, read_card: CardReader, *,
                  notes: Path | None = None, annotate: bool = True,
                  full_size_video: bool = False) -> None:
     """Review the files, then print each one's rulings (as JSONL with `as_json`); exit 2 when
-    any file could not be reviewed. `annotate`: write the annotated video too (small;
-    `full_size_video`: at the footage's own size and frame rate)."""
+    any file could not be reviewed, else 3 when any was damaged and reviewed only up to the
+    break. `annotate`: write the annotated video too (small; `full_size_video`: at the
+    footage's own size and frame rate)."""
     results, failures = run_reviews(footage, out, read_card, profile=profile, players=players,
                                     dealer=dealer, variant=variant, jobs=jobs, notes=notes,
                                     quiet=as_json, annotate=annotate,
@@ -207,14 +233,24 @@ def review_files(footage: list[Path], out: Path, read_card: CardReader, *,
                 print(dumps(ruling))
         else:
             _summary(screen, outcome)
-    report_failures(failures)
+    for outcome in results:
+        if not outcome.sound_checked:
+            print(no_sound_line(outcome.footage), file=sys.stderr)
+    report_failures(failures, results)
 
 
-def report_failures(failures: list[str]) -> None:
+def report_failures(failures: list[str], results: Sequence[ReviewOutcome] = ()) -> None:
+    """One line on stderr per file that failed (exit 2) and per file reviewed only up to a
+    break (exit 3, when none failed)."""
+    for outcome in results:
+        if outcome.error:
+            print(incomplete_line(outcome.footage, outcome.error), file=sys.stderr)
     for failure in failures:
         print(f"bruno: error: {failure}", file=sys.stderr)
     if failures:
         raise SystemExit(2)
+    if any(outcome.error for outcome in results):
+        raise SystemExit(INCOMPLETE_EXIT_CODE)
 
 
 def run_reviews(footage: list[Path], out: Path, read_card: CardReader, *,
