@@ -57,12 +57,26 @@ class TableState:
     """Cards each seat must take because of draw cards (B3, B9)."""
     drawn_this_turn: int = 0
     """Cards the turn holder took this turn beyond what it owed (B6)."""
+    took_cards_this_turn: int = 0
+    """Cards the turn holder took this turn beyond what draw cards made it owe, penalty cards
+    included (the camera cannot tell them apart): the sign that it could not play, for an
+    implied pass."""
+    top_sure: bool = True
+    """Whether the top card was read surely enough to judge the next card against it."""
+    turn_sure: bool = True
+    """False after a card read unsure (its effect on the turn is not known): the next card
+    from any seat is taken as that seat's turn."""
+    top_offence: str | None = None
+    """The penalty the top card drew when it was erroneous (it may be taken back unseen, or the
+    table may play on from it)."""
 
     def snapshot(self) -> TableState:
         """An independent copy (written out: this runs for every card, and it is the hot path)."""
         return TableState(self.in_round, self.top, self.top_seat, self.active_color,
                           self.direction, self.turn, self.turn_started, self.streak_seat,
-                          self.streak_cards, list(self.owed_draws), self.drawn_this_turn)
+                          self.streak_cards, list(self.owed_draws), self.drawn_this_turn,
+                          self.took_cards_this_turn, self.top_sure, self.turn_sure,
+                          self.top_offence)
 
 
 @dataclass(slots=True)
@@ -78,6 +92,7 @@ class KnockObligation:
     pile_id: int
     ref: str
     instick: bool
+    confidence: float = 1.0
 
 
 @dataclass(slots=True)
@@ -122,6 +137,8 @@ class Game:
         self.match_over = False
         self._card_sure = True
         """Whether the card being judged was read surely enough for a ruling to rest on it."""
+        self._card_confidence = 1.0
+        """The reading confidence of the card being judged (1 when the camera gave none)."""
         self._clock = _Clock()
         self._pile = _Pile()
         self._handlers = {kind: getattr(self, "_on_" + kind) for kind in EVENT_KINDS
@@ -215,6 +232,18 @@ class Game:
             following = (victim + direction) % n
         self._begin_turn(following, t, out)
 
+    def seat_after(self, seat: int, card: Card) -> int:
+        """The seat that plays next after `seat` plays `card` (what `apply_effect` does to the
+        turn, without doing it)."""
+        n, direction, skips = self.players, self.state.direction, card.skips_next
+        if card.value == "reverse":
+            if n == 2 and self.rules.two_player_reverse_skips:
+                skips = True
+            else:
+                direction = -direction
+        following = (seat + direction) % n
+        return (following + direction) % n if skips else following
+
     def apply_first_card(self, card: Card, t: float, out: list[Ruling]) -> None:
         """B1: the dealer's turned card acts as if an invisible player in the dealer's seat
         played it; a reverse makes the dealer play first."""
@@ -244,12 +273,17 @@ class Game:
         card, t = event.card, event.t
         sure = event.confidence is None or event.confidence >= self.rules.min_card_confidence
         self._card_sure = sure
+        self._card_confidence = 1.0 if event.confidence is None else event.confidence
         early_color, self.early_color = self.early_color, None
         self._push(card)
         if not self.state.in_round:
             self._start_round(card, t, out)
         else:
             self._judge_card(event, sure, out)
+        # A card read unsure cannot be judged against, and its effect on the turn is a guess.
+        self.state.top_sure = sure
+        if not sure:
+            self.state.turn_sure = False
         if card.is_black and early_color and t - early_color.t <= COLOR_BEFORE_CARD_S:
             self._on_color(early_color, out, t=t)
 
@@ -258,22 +292,100 @@ class Game:
         if seat is not None:
             self.on_bruno.discard(seat)
             self.bruno_drawers.discard(seat)
+        if sure and seat is not None:
+            self._take_back_unseen(seat, card, t, out)
         if self.is_instick(card):
             self._instick(seat, card, t, out)
         elif seat is None:
             self._unseen_play(card, t, sure, out)
-        elif self.state.turn is None or seat == self.state.turn:
-            if not (sure and not self.matches(card)):
+        elif self.state.turn is None or seat == self.state.turn \
+                or self._resynchronise(seat, t, out):
+            if not (sure and self.state.top_sure and not self.matches(card)):
                 self._turn_play(seat, card, t, out)
             else:
                 self._illegal_play(seat, card, t, out)
+        elif not sure:
+            # Misread, it may be the top card's twin (an instick): no penalty rests on it, and
+            # whose turn it is now is a guess.
+            self._lay(seat, card, streak=False)
         elif seat == self.state.streak_seat:
             rule, ref = self.second_card_rule(seat, card)
-            if rule != "out_of_turn" and not sure:
-                rule, ref = "out_of_turn", "B4"
             self._erroneous_card(seat, card, t, rule, ref, out)
         else:
             self._erroneous_card(seat, card, t, "out_of_turn", "P2", out)
+
+    # --- missed observations (docs/missed-observations.md) ------------------------------
+
+    def _resynchronise(self, seat: int, t: float, out: list[Ruling]) -> bool:
+        """Whether a card from `seat`, whose turn it is not, is the turn play that a missed
+        observation explains; if so the turn is moved to `seat` (and True returned)."""
+        s = self.state
+        if self._implied_pass_by(seat, t, out):
+            return True
+        if not s.turn_sure:
+            self._begin_turn(seat, t, out)
+            return True
+        top, offence = s.top, s.top_offence
+        if self.rules.follow_the_table and offence in ("out_of_turn", "same_number_two_colors") \
+                and top is not None:
+            # The table took the erroneous card as a play, by whoever it was (the camera may
+            # have named the wrong seat): the referee follows rather than rule every later
+            # card out of turn. The penalty already said stands.
+            for player in dict.fromkeys((s.top_seat, s.turn)):
+                if player is not None and self.seat_after(player, top) == seat:
+                    s.top_offence = None
+                    self.apply_effect(player, top, t, out)
+                    out[-1].message = say.followed_table(seat, top)
+                    return True
+        return False
+
+    def _implied_pass_by(self, seat: int, t: float, out: list[Ruling]) -> bool:
+        """The next seat acts while the turn holder, having taken cards, has not played: the
+        turn holder passed (B6), its "pass" unheard."""
+        s = self.state
+        turn = s.turn
+        if not (self.rules.implied_pass and turn is not None and s.took_cards_this_turn
+                and seat == self._next_seat(turn)):
+            return False
+        self._begin_turn(seat, t, out)
+        out[-1].message = say.implied_pass(turn, seat)
+        return True
+
+    def _take_back_unseen(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
+        """A seat plays an illegal card, then another card that matches the card beneath it:
+        it took the illegal card back unseen (P4). Unwind it, so that this card is judged as
+        the play it is rather than as a second card in the turn. (After a card out of turn,
+        P4 stands: a later card that does not match it is an illegal card.)"""
+        s, history = self.state, self._pile.history
+        if not self.rules.assume_missed_take_back or s.top_offence != "illegal_card" \
+                or seat != s.top_seat or len(history) < 2:
+            return
+        current_id, current_card, _ = history[-1]
+        erroneous_id, erroneous, before = history[-2]
+        if erroneous != s.top or seat != before.turn or not before.in_round:
+            return
+        self.state = before
+        fits_beneath = self.matches(card)
+        self.state = s
+        if not fits_beneath:
+            return
+        del history[-2:]
+        self.obligations = [o for o in self.obligations if o.pile_id != erroneous_id]
+        before.turn_started = max(before.turn_started, t)
+        self.state = before
+        history.append((current_id, current_card, before.snapshot()))
+        out.append(info(t, "turn", seat, say.assumed_taken_back(erroneous, seat)))
+
+    def _off_turn_confidence(self, seat: int) -> float:
+        """How sure an `out_of_turn` is: the card's reading, and, when the seat is the next
+        one and the turn holder was not seen taking a card, the chance that a draw was
+        missed (the turn holder drew and passed unseen)."""
+        s = self.state
+        confidence = self._card_confidence
+        if s.turn is not None and seat == self._next_seat(s.turn) \
+                and not s.took_cards_this_turn:
+            confidence = min(confidence, self.rules.missed_draw_confidence)
+        return confidence
 
     def _on_card_removed(self, event: CardRemoved, out: list[Ruling]) -> None:
         history = self._pile.history
@@ -310,6 +422,10 @@ class Game:
         taken = min(remaining, owed[seat])
         owed[seat] -= taken
         remaining -= taken
+        beyond_debts = remaining
+        if beyond_debts and seat != s.turn:
+            self._implied_pass_by(seat, event.t, out)
+            s = self.state
         taken = min(remaining, self.owed_penalties[seat])
         self.owed_penalties[seat] -= taken
         remaining -= taken
@@ -318,6 +434,7 @@ class Game:
             self.bruno_drawers.add(seat)
         if seat == s.turn:
             s.drawn_this_turn += remaining
+            s.took_cards_this_turn += beyond_debts
         if seat == s.turn and remaining and s.drawn_this_turn >= self.rules.bruno_draw_count:
             # B6: a player on Bruno who cannot play takes three cards and the turn moves on.
             self._begin_turn(self._next_seat(seat), event.t, out)
@@ -414,10 +531,10 @@ class Game:
         """A card from a seat the camera could not see: judged on what is known. It is taken
         as the turn holder's play; an error is announced without pinning it on anyone."""
         turn = self.state.turn
-        if sure and not self.matches(card):
+        if sure and self.state.top_sure and not self.matches(card):
             self._penalise(t, "illegal_card", None, card, "B2",
                            say.illegal_card(None, card, self.state.top, self.state.active_color),
-                           out)
+                           out, self._card_confidence)
         elif turn is not None:
             ref = self.knock_ref(card, instick=False)
             if ref:
@@ -429,18 +546,24 @@ class Game:
     def _illegal_play(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
         """P4: a wrong card on one's own turn stays, counts as the play, and takes effect."""
         self._penalise(t, "illegal_card", seat, card, "B2",
-                       say.illegal_card(seat, card, self.state.top, self.state.active_color), out)
+                       say.illegal_card(seat, card, self.state.top, self.state.active_color), out,
+                       self._card_confidence)
         self._lay(seat, card, streak=True)
         self.apply_effect(seat, card, t, out)
+        self.state.top_offence = "illegal_card"
 
     def _erroneous_card(self, seat: int, card: Card, t: float, rule: str, ref: str,
                         out: list[Ruling]) -> None:
         """P4: a card out of turn stays on top (later cards must match it), its effect does
         not apply, and the turn stays where it was."""
-        message = (say.same_number(seat, card) if rule == "same_number_two_colors"
-                   else say.out_of_turn(seat, card, self.state.turn))
-        self._penalise(t, rule, seat, card, ref, message, out)
+        if rule == "same_number_two_colors":
+            message, confidence = say.same_number(seat, card), self._card_confidence
+        else:
+            message = say.out_of_turn(seat, card, self.state.turn)
+            confidence = self._off_turn_confidence(seat)
+        self._penalise(t, rule, seat, card, ref, message, out, confidence)
         self._lay(seat, card, streak=False)
+        self.state.top_offence = rule
 
     def _pass(self, seat: int | None, t: float, out: list[Ruling]) -> None:
         turn = self.state.turn
@@ -452,6 +575,9 @@ class Game:
             self._penalise(t, "wrong_call", speaker, None, "P1",
                            say.said_pass_on_bruno(speaker), out)
             self.bruno_drawers.discard(speaker)
+        if turn is not None and seat is not None and seat != turn \
+                and self._implied_pass_by(seat, t, out):
+            turn = seat  # the drawer before it passed unheard; now this seat passes
         if turn is not None and seat in (None, turn):
             self._begin_turn(self._next_seat(turn), t, out)
 
@@ -474,6 +600,7 @@ class Game:
             streak_cards = ()
         s.top, s.top_seat, s.active_color = card, seat, card.color
         s.streak_seat, s.streak_cards = (seat if streak else None), streak_cards
+        s.top_offence = None
 
     def _next_seat(self, seat: int) -> int:
         return (seat + self.state.direction) % self.players
@@ -485,6 +612,7 @@ class Game:
             # A seat whose turn comes round again (two players, a skip) starts a fresh turn.
             s.streak_seat, s.streak_cards = None, ()
         s.turn, s.turn_started, s.drawn_this_turn = seat, t, 0
+        s.took_cards_this_turn, s.turn_sure = 0, True
         out.append(info(t, "turn", seat, say.turn(seat)))
 
     def _owe_draw(self, seat: int, count: int, t: float, out: list[Ruling]) -> None:
@@ -492,12 +620,12 @@ class Game:
         out.append(info(t, "draw_due", seat, say.draw_due(seat, count), count=count))
 
     def _penalise(self, t: float, rule: str, seat: int | None, card: Card | None, ref: str,
-                  message: str, out: list[Ruling]) -> None:
+                  message: str, out: list[Ruling], confidence: float = 1.0) -> None:
         cards = self.rules.penalty_cards
         if seat is not None:
             self.owed_penalties[seat] += cards
         out.append(penalty(t, rule, seat, cards, card.token if card else None, ref,
-                           message + say.penalty_suffix(seat, cards)))
+                           message + say.penalty_suffix(seat, cards), confidence))
 
     def _require_knock(self, seat: int | None, card: Card, t: float, ref: str,
                        instick: bool) -> None:
@@ -509,6 +637,7 @@ class Game:
         obligation = KnockObligation(
             card=card, seat=seat, card_t=t, opens=opens, deadline=t + self.rules.knock_after_s,
             pile_id=self._pile.next_id - 1, ref=ref, instick=instick,
+            confidence=self._card_confidence,
         )
         for i, knock_t in enumerate(self.free_knocks):
             if knock_t >= opens:
@@ -564,4 +693,4 @@ class Game:
         self._penalise(obligation.deadline, "missed_knock", obligation.seat,
                        obligation.card, obligation.ref,
                        say.missed_knock(obligation.seat, obligation.card, obligation.instick),
-                       out)
+                       out, obligation.confidence)
