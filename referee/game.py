@@ -26,6 +26,7 @@ from referee.events import (
     Knock,
     RoundEnd,
 )
+from referee.missed import MissedObservations
 from referee.rules import RuleSet
 from referee.rulings import Ruling, info, penalty
 from referee.scoring import Scoreboard, hand_points
@@ -69,6 +70,13 @@ class TableState:
     top_offence: str | None = None
     """The penalty the top card drew when it was erroneous (it may be taken back unseen, or the
     table may play on from it)."""
+    direction_doubt: int = 0
+    """For how many more cards the direction may be the other way round: a card read unsure
+    may have been a reverse, and so may a reverse ruled out of turn that the table played on."""
+    turn_if_reversed: int | None = None
+    """Whose turn it would be now had play gone the other way round since the last move."""
+    victim_if_reversed: tuple[int, int, int] | None = None
+    """(the seat the last draw card made owe, the seat it would be the other way, how many)."""
 
     def snapshot(self) -> TableState:
         """An independent copy (written out: this runs for every card, and it is the hot path)."""
@@ -76,7 +84,8 @@ class TableState:
                           self.direction, self.turn, self.turn_started, self.streak_seat,
                           self.streak_cards, list(self.owed_draws), self.drawn_this_turn,
                           self.took_cards_this_turn, self.top_sure, self.turn_sure,
-                          self.top_offence)
+                          self.top_offence, self.direction_doubt, self.turn_if_reversed,
+                          self.victim_if_reversed)
 
 
 @dataclass(slots=True)
@@ -109,7 +118,7 @@ class _Pile:
     history: list[tuple[int, Card, TableState]] = field(default_factory=list)
 
 
-class Game:
+class Game(MissedObservations):
     """A Bruno game at a table of `players` seats, `dealer` dealing the first round."""
 
     name: ClassVar[str] = "bruno"
@@ -225,12 +234,19 @@ class Game:
                 direction = -direction
                 self.state.direction = direction
         following = (seat + direction) % n
+        # Where the turn would go were play the other way round (a reverse missed or doubted).
+        other_way = (seat - direction) % n
+        victim_if_reversed = None
         if skips:
             victim = following
             if card.draw_count:
                 self._owe_draw(victim, card.draw_count, t, out)
+                victim_if_reversed = (victim, other_way, card.draw_count)
             following = (victim + direction) % n
+            other_way = (other_way - direction) % n
         self._begin_turn(following, t, out)
+        self.state.turn_if_reversed = other_way
+        self.state.victim_if_reversed = victim_if_reversed
 
     def seat_after(self, seat: int, card: Card) -> int:
         """The seat that plays next after `seat` plays `card` (what `apply_effect` does to the
@@ -284,6 +300,7 @@ class Game:
         self.state.top_sure = sure
         if not sure:
             self.state.turn_sure = False
+            self.state.direction_doubt = 2  # the next card names the turn, the one after shows
         if card.is_black and early_color and t - early_color.t <= COLOR_BEFORE_CARD_S:
             self._on_color(early_color, out, t=t)
 
@@ -294,7 +311,10 @@ class Game:
             self.bruno_drawers.discard(seat)
         if sure and seat is not None:
             self._take_back_unseen(seat, card, t, out)
-        if self.is_instick(card):
+        doubt = self.state.direction_doubt
+        instick = self.is_instick(card) and (self.state.top_sure or card.is_zero)
+        if instick:
+            # (A card read unsure cannot be known to be its twin: then it is judged as a play.)
             self._instick(seat, card, t, out)
         elif seat is None:
             self._unseen_play(card, t, sure, out)
@@ -313,79 +333,10 @@ class Game:
             self._erroneous_card(seat, card, t, rule, ref, out)
         else:
             self._erroneous_card(seat, card, t, "out_of_turn", "P2", out)
-
-    # --- missed observations (docs/missed-observations.md) ------------------------------
-
-    def _resynchronise(self, seat: int, t: float, out: list[Ruling]) -> bool:
-        """Whether a card from `seat`, whose turn it is not, is the turn play that a missed
-        observation explains; if so the turn is moved to `seat` (and True returned)."""
-        s = self.state
-        if self._implied_pass_by(seat, t, out):
-            return True
-        if not s.turn_sure:
-            self._begin_turn(seat, t, out)
-            return True
-        top, offence = s.top, s.top_offence
-        if self.rules.follow_the_table and offence in ("out_of_turn", "same_number_two_colors") \
-                and top is not None:
-            # The table took the erroneous card as a play, by whoever it was (the camera may
-            # have named the wrong seat): the referee follows rather than rule every later
-            # card out of turn. The penalty already said stands.
-            for player in dict.fromkeys((s.top_seat, s.turn)):
-                if player is not None and self.seat_after(player, top) == seat:
-                    s.top_offence = None
-                    self.apply_effect(player, top, t, out)
-                    out[-1].message = say.followed_table(seat, top)
-                    return True
-        return False
-
-    def _implied_pass_by(self, seat: int, t: float, out: list[Ruling]) -> bool:
-        """The next seat acts while the turn holder, having taken cards, has not played: the
-        turn holder passed (B6), its "pass" unheard."""
-        s = self.state
-        turn = s.turn
-        if not (self.rules.implied_pass and turn is not None and s.took_cards_this_turn
-                and seat == self._next_seat(turn)):
-            return False
-        self._begin_turn(seat, t, out)
-        out[-1].message = say.implied_pass(turn, seat)
-        return True
-
-    def _take_back_unseen(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
-        """A seat plays an illegal card, then another card that matches the card beneath it:
-        it took the illegal card back unseen (P4). Unwind it, so that this card is judged as
-        the play it is rather than as a second card in the turn. (After a card out of turn,
-        P4 stands: a later card that does not match it is an illegal card.)"""
-        s, history = self.state, self._pile.history
-        if not self.rules.assume_missed_take_back or s.top_offence != "illegal_card" \
-                or seat != s.top_seat or len(history) < 2:
-            return
-        current_id, current_card, _ = history[-1]
-        erroneous_id, erroneous, before = history[-2]
-        if erroneous != s.top or seat != before.turn or not before.in_round:
-            return
-        self.state = before
-        fits_beneath = self.matches(card)
-        self.state = s
-        if not fits_beneath:
-            return
-        del history[-2:]
-        self.obligations = [o for o in self.obligations if o.pile_id != erroneous_id]
-        before.turn_started = max(before.turn_started, t)
-        self.state = before
-        history.append((current_id, current_card, before.snapshot()))
-        out.append(info(t, "turn", seat, say.assumed_taken_back(erroneous, seat)))
-
-    def _off_turn_confidence(self, seat: int) -> float:
-        """How sure an `out_of_turn` is: the card's reading, and, when the seat is the next
-        one and the turn holder was not seen taking a card, the chance that a draw was
-        missed (the turn holder drew and passed unseen)."""
-        s = self.state
-        confidence = self._card_confidence
-        if s.turn is not None and seat == self._next_seat(s.turn) \
-                and not s.took_cards_this_turn:
-            confidence = min(confidence, self.rules.missed_draw_confidence)
-        return confidence
+        # An instick shows nothing about the direction (both ways, its effect is the same):
+        # the doubt lasts to the next card played in turn.
+        if not instick and self.state.direction_doubt == doubt:
+            self.state.direction_doubt = max(0, doubt - 1)
 
     def _on_card_removed(self, event: CardRemoved, out: list[Ruling]) -> None:
         history = self._pile.history
@@ -423,21 +374,21 @@ class Game:
         owed[seat] -= taken
         remaining -= taken
         beyond_debts = remaining
-        if beyond_debts and seat != s.turn:
-            self._implied_pass_by(seat, event.t, out)
-            s = self.state
         taken = min(remaining, self.owed_penalties[seat])
         self.owed_penalties[seat] -= taken
         remaining -= taken
+        if remaining and seat != s.turn:  # a card taken for nothing owed: a turn's B6 draw
+            self._acts_in_turn(seat, event.t, out)
         if seat in self.on_bruno:
             self.on_bruno.discard(seat)
-            self.bruno_drawers.add(seat)
+            if remaining:  # the silent Bruno draw, not cards a draw card or a penalty cost
+                self.bruno_drawers.add(seat)
         if seat == s.turn:
             s.drawn_this_turn += remaining
             s.took_cards_this_turn += beyond_debts
         if seat == s.turn and remaining and s.drawn_this_turn >= self.rules.bruno_draw_count:
             # B6: a player on Bruno who cannot play takes three cards and the turn moves on.
-            self._begin_turn(self._next_seat(seat), event.t, out)
+            self._begin_turn(self._next_seat(seat), event.t, out, came_from=seat)
 
     def _on_call(self, event: Call, out: list[Ruling]) -> None:
         word, seat, t = event.word, event.seat, event.t
@@ -562,6 +513,8 @@ class Game:
             message = say.out_of_turn(seat, card, self.state.turn)
             confidence = self._off_turn_confidence(seat)
         self._penalise(t, rule, seat, card, ref, message, out, confidence)
+        if rule == "out_of_turn":
+            self._doubt_direction(seat, card)
         self._lay(seat, card, streak=False)
         self.state.top_offence = rule
 
@@ -576,10 +529,10 @@ class Game:
                            say.said_pass_on_bruno(speaker), out)
             self.bruno_drawers.discard(speaker)
         if turn is not None and seat is not None and seat != turn \
-                and self._implied_pass_by(seat, t, out):
+                and self._acts_in_turn(seat, t, out):
             turn = seat  # the drawer before it passed unheard; now this seat passes
         if turn is not None and seat in (None, turn):
-            self._begin_turn(self._next_seat(turn), t, out)
+            self._begin_turn(self._next_seat(turn), t, out, came_from=turn)
 
     # --- state helpers -------------------------------------------------------------------
 
@@ -601,12 +554,18 @@ class Game:
         s.top, s.top_seat, s.active_color = card, seat, card.color
         s.streak_seat, s.streak_cards = (seat if streak else None), streak_cards
         s.top_offence = None
+        s.turn_if_reversed = s.victim_if_reversed = None  # a play's effect sets them anew
 
     def _next_seat(self, seat: int) -> int:
         return (seat + self.state.direction) % self.players
 
-    def _begin_turn(self, seat: int, t: float, out: list[Ruling]) -> None:
+    def _begin_turn(self, seat: int, t: float, out: list[Ruling],
+                    came_from: int | None = None) -> None:
+        """`seat` is to play; `came_from` is the seat whose turn passed on to it without a
+        card (a pass, SEG, the Bruno draw), if so."""
         s = self.state
+        s.turn_if_reversed = None if came_from is None else (came_from - s.direction) % self.players
+        s.victim_if_reversed = None
         self.bruno_drawers.discard(seat)
         if seat == s.streak_seat:
             # A seat whose turn comes round again (two players, a skip) starts a fresh turn.
@@ -616,6 +575,11 @@ class Game:
         out.append(info(t, "turn", seat, say.turn(seat)))
 
     def _owe_draw(self, seat: int, count: int, t: float, out: list[Ruling]) -> None:
+        if not self._card_sure:
+            # A draw card read unsure may be no draw card: a debt it never made would swallow
+            # the seat's own draws later. If it was one, the victim's draws show it (the next
+            # seat plays after them: an implied pass).
+            return
         self.state.owed_draws[seat] += count
         out.append(info(t, "draw_due", seat, say.draw_due(seat, count), count=count))
 
@@ -647,7 +611,7 @@ class Game:
 
     def _too_slow(self, seat: int, t: float, out: list[Ruling]) -> None:
         self._penalise(t, "too_slow", seat, None, "P3", say.too_slow(seat), out)
-        self._begin_turn(self._next_seat(seat), t, out)
+        self._begin_turn(self._next_seat(seat), t, out, came_from=seat)
 
     def _resume(self, t: float) -> None:
         paused_at = self._clock.paused_at

@@ -131,3 +131,7 @@ def followed_table(seat: int, card: Card) -> str:
 
 def assumed_taken_back(card: Card, seat: int) -> str:
     return f"The {card.name} must have been taken back; seat {seat} to play."
+
+
+def other_way(seat: int) -> str:
+    return f"Play goes the other way round; seat {seat} to play."
