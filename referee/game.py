@@ -73,6 +73,9 @@ class TableState:
     direction_doubt: int = 0
     """For how many more cards the direction may be the other way round: a card read unsure
     may have been a reverse, and so may a reverse ruled out of turn that the table played on."""
+    may_owe: tuple[int, int] | None = None
+    """(a seat that a card read unsure may have made owe cards, for how many more cards): its
+    draws then tell nothing about whose turn it is."""
     turn_if_reversed: int | None = None
     """Whose turn it would be now had play gone the other way round since the last move."""
     victim_if_reversed: tuple[int, int, int] | None = None
@@ -84,8 +87,8 @@ class TableState:
                           self.direction, self.turn, self.turn_started, self.streak_seat,
                           self.streak_cards, list(self.owed_draws), self.drawn_this_turn,
                           self.took_cards_this_turn, self.top_sure, self.turn_sure,
-                          self.top_offence, self.direction_doubt, self.turn_if_reversed,
-                          self.victim_if_reversed)
+                          self.top_offence, self.direction_doubt, self.may_owe,
+                          self.turn_if_reversed, self.victim_if_reversed)
 
 
 @dataclass(slots=True)
@@ -292,6 +295,7 @@ class Game(MissedObservations):
         self._card_confidence = 1.0 if event.confidence is None else event.confidence
         early_color, self.early_color = self.early_color, None
         self._push(card)
+        direction = self.state.direction
         if not self.state.in_round:
             self._start_round(card, t, out)
         else:
@@ -301,6 +305,8 @@ class Game(MissedObservations):
         if not sure:
             self.state.turn_sure = False
             self.state.direction_doubt = 2  # the next card names the turn, the one after shows
+            if event.seat is not None:
+                self.state.may_owe = ((event.seat + direction) % self.players, 3)
         if card.is_black and early_color and t - early_color.t <= COLOR_BEFORE_CARD_S:
             self._on_color(early_color, out, t=t)
 
@@ -337,6 +343,9 @@ class Game(MissedObservations):
         # the doubt lasts to the next card played in turn.
         if not instick and self.state.direction_doubt == doubt:
             self.state.direction_doubt = max(0, doubt - 1)
+        may_owe = self.state.may_owe
+        if may_owe is not None:
+            self.state.may_owe = (may_owe[0], may_owe[1] - 1) if may_owe[1] > 1 else None
 
     def _on_card_removed(self, event: CardRemoved, out: list[Ruling]) -> None:
         history = self._pile.history
@@ -368,6 +377,15 @@ class Game(MissedObservations):
         seat, s = event.seat, self.state
         if seat is None or not s.in_round:
             return
+        last_victim = s.victim_if_reversed[0] if s.victim_if_reversed else None
+        may_owe = s.may_owe[0] if s.may_owe else None
+        if seat != s.turn and seat not in (last_victim, may_owe) \
+                and event.count > s.owed_draws[seat] + self.owed_penalties[seat]:
+            # A card taken for nothing owed is a turn's B6 draw: perhaps the referee missed
+            # how the turn came to this seat. (Not so for the seat the last draw card hit, or
+            # one a card read unsure may have hit: it may owe more than the referee knows.)
+            self._acts_in_turn(seat, event.t, out, drawing=True)
+            s = self.state
         remaining = event.count
         owed = s.owed_draws
         taken = min(remaining, owed[seat])
@@ -377,8 +395,6 @@ class Game(MissedObservations):
         taken = min(remaining, self.owed_penalties[seat])
         self.owed_penalties[seat] -= taken
         remaining -= taken
-        if remaining and seat != s.turn:  # a card taken for nothing owed: a turn's B6 draw
-            self._acts_in_turn(seat, event.t, out)
         if seat in self.on_bruno:
             self.on_bruno.discard(seat)
             if remaining:  # the silent Bruno draw, not cards a draw card or a penalty cost
@@ -528,9 +544,9 @@ class Game(MissedObservations):
             self._penalise(t, "wrong_call", speaker, None, "P1",
                            say.said_pass_on_bruno(speaker), out)
             self.bruno_drawers.discard(speaker)
-        if turn is not None and seat is not None and seat != turn \
-                and self._acts_in_turn(seat, t, out):
-            turn = seat  # the drawer before it passed unheard; now this seat passes
+        if turn is not None and seat is not None and seat != turn:
+            self._acts_in_turn(seat, t, out)  # perhaps the turn came to it unseen
+            turn = self.state.turn
         if turn is not None and seat in (None, turn):
             self._begin_turn(self._next_seat(turn), t, out, came_from=turn)
 

@@ -121,8 +121,9 @@ def nothing_to(what: str) -> str:
     return f"There is no {what}."
 
 
-def implied_pass(drawer: int, seat: int) -> str:
-    return f"Seat {drawer} took a card and passed; seat {seat} to play."
+def implied_pass(drawer: int, seat: int, drew: bool) -> str:
+    how = "took a card and passed" if drew else "must have passed"
+    return f"Seat {drawer} {how}; seat {seat} to play."
 
 
 def followed_table(seat: int, card: Card) -> str:

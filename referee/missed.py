@@ -33,8 +33,9 @@ class MissedObservations(_Base):
         s = self.state
         if self._implied_pass_by(seat, t, out):
             return True
-        if not s.turn_sure:
-            # The card before was read unsure: its effect on the turn was a guess.
+        if not (s.turn_sure and s.top_sure):
+            # The card before was read unsure: its effect on the turn was a guess, and this
+            # card may be its twin (an instick), which plays on from its own seat too.
             self._begin_turn(seat, t, out)
             return True
         if not self.rules.follow_the_table:
@@ -44,48 +45,71 @@ class MissedObservations(_Base):
             return True
         return self._follow_erroneous_card(seat, t, out)
 
-    def _acts_in_turn(self, seat: int, t: float, out: list[Ruling]) -> bool:
+    def _acts_in_turn(self, seat: int, t: float, out: list[Ruling],
+                      drawing: bool = False) -> bool:
+        # (`drawing`: it takes a card; else it says "pass".)
         """`seat`, whose turn the referee did not think it was, takes a card or says "pass":
-        whether a missed observation explains it (the turn holder passed unheard, or play goes
-        the other way round); if so the turn is moved to `seat`."""
+        whether a missed observation explains it (the turn holder passed unheard, play goes
+        the other way round, the table played on from a card out of turn); if so the turn is
+        moved (to `seat`, or past it when it takes what that card made it owe)."""
         s = self.state
-        if self._implied_pass_by(seat, t, out):
+        if self._implied_pass_by(seat, t, out, calls_pass=not drawing):
             return True
         if not s.turn_sure:
             self._begin_turn(seat, t, out)
             return True
-        if self.rules.follow_the_table and s.direction_doubt and seat == s.turn_if_reversed:
+        if not self.rules.follow_the_table:
+            return False
+        if s.direction_doubt and seat == s.turn_if_reversed:
             self._turn_the_other_way(t, out)
             return True
-        return False
+        return self._follow_erroneous_card(seat, t, out, drawing)
 
-    def _implied_pass_by(self, seat: int, t: float, out: list[Ruling]) -> bool:
-        """The next seat acts while the turn holder, having taken cards, has not played: the
-        turn holder passed (B6), its "pass" unheard."""
+    def _implied_pass_by(self, seat: int, t: float, out: list[Ruling],
+                         calls_pass: bool = False) -> bool:
+        """The next seat plays or takes a card while the turn holder, having taken cards, has
+        not played: the turn holder passed (B6), its "pass" unheard. When the next seat says
+        "pass" itself (`calls_pass`), the turn holder's turn is over whether or not its draw
+        was seen: a seat says "pass" on its own turn. (A card taken is weaker evidence: it may
+        pay a penalty the referee never heard of.)"""
         s = self.state
         turn = s.turn
-        if not (self.rules.implied_pass and turn is not None and s.took_cards_this_turn
+        drew = bool(s.took_cards_this_turn)
+        if not (self.rules.implied_pass and turn is not None and (drew or calls_pass)
                 and seat == self._next_seat(turn)):
             return False
         self._begin_turn(seat, t, out, came_from=turn)
-        out[-1].message = say.implied_pass(turn, seat)
+        out[-1].message = say.implied_pass(turn, seat, drew)
         return True
 
-    def _follow_erroneous_card(self, seat: int, t: float, out: list[Ruling]) -> bool:
+    def _follow_erroneous_card(self, seat: int, t: float, out: list[Ruling],
+                               drawing: bool = False) -> bool:
         """The top card was ruled out of turn, and `seat` plays as if it had been a play (by
         the seat that laid it, or by the turn holder if the camera named the wrong seat): the
         table took it as one, so the referee follows rather than rule every later card out of
-        turn. The penalty already said stands."""
+        turn. The penalty already said stands. A seat `drawing` may also be the one the
+        erroneous draw card, taken as a play, made owe."""
         s = self.state
         top = s.top
         if top is None or s.top_offence not in ("out_of_turn", "same_number_two_colors"):
             return False
         for player in dict.fromkeys((s.top_seat, s.turn)):
-            if player is not None and self.seat_after(player, top) == seat:
-                s.top_offence = None
-                self.apply_effect(player, top, t, out)
-                out[-1].message = say.followed_table(seat, top)
-                return True
+            if player is None:
+                continue
+            # Either way round: when the referee lost the direction too (a reverse missed),
+            # the seat after the erroneous card on the other side shows which way play goes.
+            for flip in (False, True):
+                if flip:
+                    s.direction = -s.direction
+                victim = (player + s.direction) % self.players
+                if self.seat_after(player, top) == seat or (
+                        drawing and not flip and top.draw_count and victim == seat):
+                    s.top_offence = None
+                    self.apply_effect(player, top, t, out)
+                    out[-1].message = say.followed_table(seat, top)
+                    return True
+                if flip:
+                    s.direction = -s.direction
         return False
 
     def _doubt_direction(self, seat: int, card: Card) -> None:
