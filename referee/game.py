@@ -73,9 +73,10 @@ class TableState:
     direction_doubt: int = 0
     """For how many more cards the direction may be the other way round: a card read unsure
     may have been a reverse, and so may a reverse ruled out of turn that the table played on."""
-    may_owe: tuple[int, int] | None = None
-    """(a seat that a card read unsure may have made owe cards, for how many more cards): its
-    draws then tell nothing about whose turn it is."""
+    may_owe: tuple[int | None, int] | None = None
+    """(a seat that a card read unsure may have made owe cards, or None for any seat after an
+    unseen seat inserted a draw card; for how many more cards played in turn): its draws then
+    tell nothing about whose turn it is."""
     turn_if_reversed: int | None = None
     """Whose turn it would be now had play gone the other way round since the last move."""
     victim_if_reversed: tuple[int, int, int] | None = None
@@ -344,7 +345,7 @@ class Game(MissedObservations):
         if not instick and self.state.direction_doubt == doubt:
             self.state.direction_doubt = max(0, doubt - 1)
         may_owe = self.state.may_owe
-        if may_owe is not None:
+        if may_owe is not None and not instick:
             self.state.may_owe = (may_owe[0], may_owe[1] - 1) if may_owe[1] > 1 else None
 
     def _on_card_removed(self, event: CardRemoved, out: list[Ruling]) -> None:
@@ -378,8 +379,8 @@ class Game(MissedObservations):
         if seat is None or not s.in_round:
             return
         last_victim = s.victim_if_reversed[0] if s.victim_if_reversed else None
-        may_owe = s.may_owe[0] if s.may_owe else None
-        if seat != s.turn and seat not in (last_victim, may_owe) \
+        debt_unknown = s.may_owe is not None and s.may_owe[0] in (None, seat)
+        if seat != s.turn and seat != last_victim and not debt_unknown \
                 and event.count > s.owed_draws[seat] + self.owed_penalties[seat]:
             # A card taken for nothing owed is a turn's B6 draw: perhaps the referee missed
             # how the turn came to this seat. (Not so for the seat the last draw card hit, or
@@ -400,7 +401,8 @@ class Game(MissedObservations):
             if remaining:  # the silent Bruno draw, not cards a draw card or a penalty cost
                 self.bruno_drawers.add(seat)
         if seat == s.turn:
-            s.drawn_this_turn += remaining
+            if not debt_unknown:  # (cards it may owe are no silent Bruno draw)
+                s.drawn_this_turn += remaining
             s.took_cards_this_turn += beyond_debts
         if seat == s.turn and remaining and s.drawn_this_turn >= self.rules.bruno_draw_count:
             # B6: a player on Bruno who cannot play takes three cards and the turn moves on.
@@ -482,6 +484,8 @@ class Game(MissedObservations):
                             instick=True)
         out.append(info(t, "instick", seat, say.instick(seat, card), card=card.token))
         if seat is None:
+            if card.draw_count:
+                self.state.may_owe = (None, 2)  # whom it made owe is not known
             # Play continues after the jumper, whom the camera did not see: the next card
             # tells whose turn it is.
             self._lay(None, card, streak=False)
@@ -544,7 +548,7 @@ class Game(MissedObservations):
             self._penalise(t, "wrong_call", speaker, None, "P1",
                            say.said_pass_on_bruno(speaker), out)
             self.bruno_drawers.discard(speaker)
-        if turn is not None and seat is not None and seat != turn:
+        if seat is not None and seat != turn:
             self._acts_in_turn(seat, t, out)  # perhaps the turn came to it unseen
             turn = self.state.turn
         if turn is not None and seat in (None, turn):

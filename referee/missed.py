@@ -55,7 +55,8 @@ class MissedObservations(_Base):
         s = self.state
         if self._implied_pass_by(seat, t, out, calls_pass=not drawing):
             return True
-        if not s.turn_sure:
+        if s.turn is None or not s.turn_sure:
+            # Whose turn it is was not known (after an unseen instick) or a guess.
             self._begin_turn(seat, t, out)
             return True
         if not self.rules.follow_the_table:
