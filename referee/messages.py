@@ -136,3 +136,7 @@ def assumed_taken_back(card: Card, seat: int) -> str:
 
 def other_way(seat: int) -> str:
     return f"Play goes the other way round; seat {seat} to play."
+
+
+def confirmed(message: str) -> str:
+    return f"Confirmed by the table: {message}"
