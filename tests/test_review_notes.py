@@ -146,3 +146,26 @@ def test_the_report_marks_what_came_from_notes_and_nothing_else():
 def bruno(*args):
     return subprocess.run([sys.executable, "-m", "bruno", *map(str, args)],
                           capture_output=True, text=True, timeout=300)
+
+
+NOTES_ONLY_PENALTIES = ("wrong_call", "too_slow")
+"""What only the notes can give: a call heard ("UNO") and SEG, whose clock the notes set."""
+
+
+def test_the_demo_without_its_notes_gives_every_penalty_that_needs_no_notes():
+    from bruno.demo_footage import NOTES as DEMO_NOTES
+    from bruno.demo_footage import TRUTH, expected_rulings
+    from referee.eventlog import read_event_log
+    from referee.session import replay
+
+    def penalties(rulings):
+        return [(r["t"], r["rule"], r["seat"], r["card"]) for r in rulings
+                if r["kind"] == "ruling"]
+
+    truth = [json.loads(line) for line in TRUTH.read_text().splitlines() if line.strip()]
+    with_notes = penalties(expected_rulings(truth, DEMO_NOTES))
+    log = read_event_log(TRUTH)  # no notes: seat 3's "pass" at 33.4 s is not heard
+    without = penalties(r.to_dict() for r in replay(log.setup.new_game(), log.events))
+    assert {rule for _, rule, _, _ in with_notes} >= set(NOTES_ONLY_PENALTIES)
+    assert without == [p for p in with_notes if p[1] not in NOTES_ONLY_PENALTIES]
+    assert len(without) == 4
