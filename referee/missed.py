@@ -47,11 +47,11 @@ class MissedObservations(_Base):
 
     def _acts_in_turn(self, seat: int, t: float, out: list[Ruling],
                       drawing: bool = False) -> bool:
-        # (`drawing`: it takes a card; else it says "pass".)
-        """`seat`, whose turn the referee did not think it was, takes a card or says "pass":
-        whether a missed observation explains it (the turn holder passed unheard, play goes
-        the other way round, the table played on from a card out of turn); if so the turn is
-        moved (to `seat`, or past it when it takes what that card made it owe)."""
+        """`seat`, whose turn the referee did not think it was, takes a card (`drawing`) or
+        says "pass": whether a missed observation explains it (the turn holder passed
+        unheard, play goes the other way round, the table played on from a card out of turn);
+        if so the turn is moved (to `seat`, or past it when it takes what that card made it
+        owe)."""
         s = self.state
         if self._implied_pass_by(seat, t, out, calls_pass=not drawing):
             return True
@@ -107,7 +107,7 @@ class MissedObservations(_Base):
                         drawing and not flip and top.draw_count and victim == seat):
                     s.top_offence = None
                     self.apply_effect(player, top, t, out)
-                    out[-1].message = say.followed_table(seat, top)
+                    out[-1].message = say.followed_table(self.state.turn, top)
                     return True
                 if flip:
                     s.direction = -s.direction

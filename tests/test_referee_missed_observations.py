@@ -130,6 +130,15 @@ def test_following_the_table_applies_the_card_s_effect():
     assert penalties(rulings) == [("out_of_turn", 2)]
 
 
+def test_the_seat_a_draw_card_out_of_turn_hits_taking_its_cards_shows_the_table_went_on():
+    # Three players: seat 1 passed unseen; seat 2's draw two hits seat 0, who takes two.
+    rulings = referee(card(1, "r_5", 0), card(3, "r_draw_2", 2), draw(4, 0), draw(4.5, 0),
+                      card(6, "r_3", 1), card(7, "r_4", 2), players=3)
+    assert penalties(rulings) == [("out_of_turn", 2)]
+    assert "Play went on from the red draw two; seat 1 to play." in [
+        r["message"] for r in infos(rulings, "turn")]
+
+
 def test_the_turn_holder_playing_on_a_card_out_of_turn_is_p4_and_must_match_it():
     rulings = referee(card(1, "r_5", 0), card(2, "g_5", 3), card(3, "r_1", 1))
     assert penalties(rulings) == [("out_of_turn", 3), ("illegal_card", 1)]
