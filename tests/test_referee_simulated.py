@@ -67,7 +67,8 @@ def test_removing_any_one_pass_call_gives_no_penalty(seed, data):
 def test_removing_one_draw_gives_at_most_one_penalty(seed, data):
     game = simulated_round(seed)
     index = pick(data, game.events, lambda e: isinstance(e, Draw))
-    assert index is not None
+    if index is None:
+        return  # (a short round in which nobody took a card)
     assert len(penalties(replay_round(game.setup, without(game.events, index)))) <= 1
 
 
