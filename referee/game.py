@@ -319,6 +319,8 @@ class Game(MissedObservations):
         if sure and seat is not None:
             self._take_back_unseen(seat, card, t, out)
         doubt = self.state.direction_doubt
+        # A card from the seat both directions expect says nothing about which one it is.
+        tells_apart = self.state.turn_if_reversed not in (None, self.state.turn)
         instick = self.is_instick(card) and (self.state.top_sure or card.is_zero)
         if instick:
             # (A card read unsure cannot be known to be its twin: then it is judged as a play.)
@@ -341,8 +343,8 @@ class Game(MissedObservations):
         else:
             self._erroneous_card(seat, card, t, "out_of_turn", "P2", out)
         # An instick shows nothing about the direction (both ways, its effect is the same):
-        # the doubt lasts to the next card played in turn.
-        if not instick and self.state.direction_doubt == doubt:
+        # the doubt lasts to the next card played in turn that tells the directions apart.
+        if not instick and tells_apart and self.state.direction_doubt == doubt:
             self.state.direction_doubt = max(0, doubt - 1)
         may_owe = self.state.may_owe
         if may_owe is not None and not instick:
