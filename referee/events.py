@@ -195,12 +195,25 @@ class Undo(Event):
         return {} if self.ruling_t is None else {"ruling_t": self.ruling_t}
 
 
+@dataclass(frozen=True, slots=True)
+class Confirm(Event):
+    """The table confirms a penalty the referee was unsure of (shown as "check", not said):
+    the one decided at `ruling_t` (the latest unsure one when None) now stands as sure."""
+
+    ruling_t: float | None = None
+    kind: ClassVar[str] = "confirm"
+    order: ClassVar[int] = 8
+
+    def fields(self) -> dict[str, Any]:
+        return {} if self.ruling_t is None else {"ruling_t": self.ruling_t}
+
+
 EVENT_KINDS: dict[str, type[Event]] = {
     cls.kind: cls for cls in (CardPlayed, CardRemoved, Knock, Draw, Call, ColorNamed, RoundEnd,
-                              Correction, Undo)
+                              Correction, Undo, Confirm)
 }
 
-CORRECTION_KINDS: frozenset[str] = frozenset({Correction.kind, Undo.kind})
+CORRECTION_KINDS: frozenset[str] = frozenset({Correction.kind, Undo.kind, Confirm.kind})
 """Kinds that amend what the referee said rather than report the table; the Session (which
 remembers what was said) handles them, not the Game."""
 
@@ -365,6 +378,10 @@ def _parse_undo(data: dict[str, Any], t: float, players: int | None) -> Undo:
     return Undo(t=t, ruling_t=_optional_time(data, "ruling_t"))
 
 
+def _parse_confirm(data: dict[str, Any], t: float, players: int | None) -> Confirm:
+    return Confirm(t=t, ruling_t=_optional_time(data, "ruling_t"))
+
+
 _PARSERS = {
     "card": _parse_card,
     "card_removed": _parse_card_removed,
@@ -375,4 +392,5 @@ _PARSERS = {
     "round_end": _parse_round_end,
     "correct": _parse_correct,
     "undo": _parse_undo,
+    "confirm": _parse_confirm,
 }

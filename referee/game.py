@@ -26,6 +26,7 @@ from referee.events import (
     Knock,
     RoundEnd,
 )
+from referee.missed import MissedObservations
 from referee.rules import RuleSet
 from referee.rulings import Ruling, info, penalty
 from referee.scoring import Scoreboard, hand_points
@@ -57,12 +58,38 @@ class TableState:
     """Cards each seat must take because of draw cards (B3, B9)."""
     drawn_this_turn: int = 0
     """Cards the turn holder took this turn beyond what it owed (B6)."""
+    took_cards_this_turn: int = 0
+    """Cards the turn holder took this turn beyond what draw cards made it owe, penalty cards
+    included (the camera cannot tell them apart): the sign that it could not play, for an
+    implied pass."""
+    top_sure: bool = True
+    """Whether the top card was read surely enough to judge the next card against it."""
+    turn_sure: bool = True
+    """False after a card read unsure (its effect on the turn is not known): the next card
+    from any seat is taken as that seat's turn."""
+    top_offence: str | None = None
+    """The penalty the top card drew when it was erroneous (it may be taken back unseen, or the
+    table may play on from it)."""
+    direction_doubt: int = 0
+    """For how many more cards the direction may be the other way round: a card read unsure
+    may have been a reverse, and so may a reverse ruled out of turn that the table played on."""
+    may_owe: tuple[int | None, int] | None = None
+    """(a seat that a card read unsure may have made owe cards, or None for any seat after an
+    unseen seat inserted a draw card; for how many more cards played in turn): its draws then
+    tell nothing about whose turn it is."""
+    turn_if_reversed: int | None = None
+    """Whose turn it would be now had play gone the other way round since the last move."""
+    victim_if_reversed: tuple[int, int, int] | None = None
+    """(the seat the last draw card made owe, the seat it would be the other way, how many)."""
 
     def snapshot(self) -> TableState:
         """An independent copy (written out: this runs for every card, and it is the hot path)."""
         return TableState(self.in_round, self.top, self.top_seat, self.active_color,
                           self.direction, self.turn, self.turn_started, self.streak_seat,
-                          self.streak_cards, list(self.owed_draws), self.drawn_this_turn)
+                          self.streak_cards, list(self.owed_draws), self.drawn_this_turn,
+                          self.took_cards_this_turn, self.top_sure, self.turn_sure,
+                          self.top_offence, self.direction_doubt, self.may_owe,
+                          self.turn_if_reversed, self.victim_if_reversed)
 
 
 @dataclass(slots=True)
@@ -78,6 +105,7 @@ class KnockObligation:
     pile_id: int
     ref: str
     instick: bool
+    confidence: float = 1.0
 
 
 @dataclass(slots=True)
@@ -94,7 +122,7 @@ class _Pile:
     history: list[tuple[int, Card, TableState]] = field(default_factory=list)
 
 
-class Game:
+class Game(MissedObservations):
     """A Bruno game at a table of `players` seats, `dealer` dealing the first round."""
 
     name: ClassVar[str] = "bruno"
@@ -122,6 +150,8 @@ class Game:
         self.match_over = False
         self._card_sure = True
         """Whether the card being judged was read surely enough for a ruling to rest on it."""
+        self._card_confidence = 1.0
+        """The reading confidence of the card being judged (1 when the camera gave none)."""
         self._clock = _Clock()
         self._pile = _Pile()
         self._handlers = {kind: getattr(self, "_on_" + kind) for kind in EVENT_KINDS
@@ -208,12 +238,31 @@ class Game:
                 direction = -direction
                 self.state.direction = direction
         following = (seat + direction) % n
+        # Where the turn would go were play the other way round (a reverse missed or doubted).
+        other_way = (seat - direction) % n
+        victim_if_reversed = None
         if skips:
             victim = following
             if card.draw_count:
                 self._owe_draw(victim, card.draw_count, t, out)
+                victim_if_reversed = (victim, other_way, card.draw_count)
             following = (victim + direction) % n
+            other_way = (other_way - direction) % n
         self._begin_turn(following, t, out)
+        self.state.turn_if_reversed = other_way
+        self.state.victim_if_reversed = victim_if_reversed
+
+    def seat_after(self, seat: int, card: Card) -> int:
+        """The seat that plays next after `seat` plays `card` (what `apply_effect` does to the
+        turn, without doing it)."""
+        n, direction, skips = self.players, self.state.direction, card.skips_next
+        if card.value == "reverse":
+            if n == 2 and self.rules.two_player_reverse_skips:
+                skips = True
+            else:
+                direction = -direction
+        following = (seat + direction) % n
+        return (following + direction) % n if skips else following
 
     def apply_first_card(self, card: Card, t: float, out: list[Ruling]) -> None:
         """B1: the dealer's turned card acts as if an invisible player in the dealer's seat
@@ -244,12 +293,21 @@ class Game:
         card, t = event.card, event.t
         sure = event.confidence is None or event.confidence >= self.rules.min_card_confidence
         self._card_sure = sure
+        self._card_confidence = 1.0 if event.confidence is None else event.confidence
         early_color, self.early_color = self.early_color, None
         self._push(card)
+        direction = self.state.direction
         if not self.state.in_round:
             self._start_round(card, t, out)
         else:
             self._judge_card(event, sure, out)
+        # A card read unsure cannot be judged against, and its effect on the turn is a guess.
+        self.state.top_sure = sure
+        if not sure:
+            self.state.turn_sure = False
+            self.state.direction_doubt = 2  # the next card names the turn, the one after shows
+            if event.seat is not None:
+                self.state.may_owe = ((event.seat + direction) % self.players, 3)
         if card.is_black and early_color and t - early_color.t <= COLOR_BEFORE_CARD_S:
             self._on_color(early_color, out, t=t)
 
@@ -258,22 +316,39 @@ class Game:
         if seat is not None:
             self.on_bruno.discard(seat)
             self.bruno_drawers.discard(seat)
-        if self.is_instick(card):
+        if sure and seat is not None:
+            self._take_back_unseen(seat, card, t, out)
+        doubt = self.state.direction_doubt
+        # A card from the seat both directions expect says nothing about which one it is.
+        tells_apart = self.state.turn_if_reversed not in (None, self.state.turn)
+        instick = self.is_instick(card) and (self.state.top_sure or card.is_zero)
+        if instick:
+            # (A card read unsure cannot be known to be its twin: then it is judged as a play.)
             self._instick(seat, card, t, out)
         elif seat is None:
             self._unseen_play(card, t, sure, out)
-        elif self.state.turn is None or seat == self.state.turn:
-            if not (sure and not self.matches(card)):
+        elif self.state.turn is None or seat == self.state.turn \
+                or self._resynchronise(seat, t, out):
+            if not (sure and self.state.top_sure and not self.matches(card)):
                 self._turn_play(seat, card, t, out)
             else:
                 self._illegal_play(seat, card, t, out)
+        elif not sure:
+            # Misread, it may be the top card's twin (an instick): no penalty rests on it, and
+            # whose turn it is now is a guess.
+            self._lay(seat, card, streak=False)
         elif seat == self.state.streak_seat:
             rule, ref = self.second_card_rule(seat, card)
-            if rule != "out_of_turn" and not sure:
-                rule, ref = "out_of_turn", "B4"
             self._erroneous_card(seat, card, t, rule, ref, out)
         else:
             self._erroneous_card(seat, card, t, "out_of_turn", "P2", out)
+        # An instick shows nothing about the direction (both ways, its effect is the same):
+        # the doubt lasts to the next card played in turn that tells the directions apart.
+        if not instick and tells_apart and self.state.direction_doubt == doubt:
+            self.state.direction_doubt = max(0, doubt - 1)
+        may_owe = self.state.may_owe
+        if may_owe is not None and not instick:
+            self.state.may_owe = (may_owe[0], may_owe[1] - 1) if may_owe[1] > 1 else None
 
     def _on_card_removed(self, event: CardRemoved, out: list[Ruling]) -> None:
         history = self._pile.history
@@ -305,22 +380,35 @@ class Game:
         seat, s = event.seat, self.state
         if seat is None or not s.in_round:
             return
+        last_victim = s.victim_if_reversed[0] if s.victim_if_reversed else None
+        debt_unknown = s.may_owe is not None and s.may_owe[0] in (None, seat)
+        if seat != s.turn and seat != last_victim and not debt_unknown \
+                and event.count > s.owed_draws[seat] + self.owed_penalties[seat]:
+            # A card taken for nothing owed is a turn's B6 draw: perhaps the referee missed
+            # how the turn came to this seat. (Not so for the seat the last draw card hit, or
+            # one a card read unsure may have hit: it may owe more than the referee knows.)
+            self._acts_in_turn(seat, event.t, out, drawing=True)
+            s = self.state
         remaining = event.count
         owed = s.owed_draws
         taken = min(remaining, owed[seat])
         owed[seat] -= taken
         remaining -= taken
+        beyond_debts = remaining
         taken = min(remaining, self.owed_penalties[seat])
         self.owed_penalties[seat] -= taken
         remaining -= taken
         if seat in self.on_bruno:
             self.on_bruno.discard(seat)
-            self.bruno_drawers.add(seat)
+            if remaining:  # the silent Bruno draw, not cards a draw card or a penalty cost
+                self.bruno_drawers.add(seat)
         if seat == s.turn:
-            s.drawn_this_turn += remaining
+            if not debt_unknown:  # (cards it may owe are no silent Bruno draw)
+                s.drawn_this_turn += remaining
+            s.took_cards_this_turn += beyond_debts
         if seat == s.turn and remaining and s.drawn_this_turn >= self.rules.bruno_draw_count:
             # B6: a player on Bruno who cannot play takes three cards and the turn moves on.
-            self._begin_turn(self._next_seat(seat), event.t, out)
+            self._begin_turn(self._next_seat(seat), event.t, out, came_from=seat)
 
     def _on_call(self, event: Call, out: list[Ruling]) -> None:
         word, seat, t = event.word, event.seat, event.t
@@ -398,6 +486,8 @@ class Game:
                             instick=True)
         out.append(info(t, "instick", seat, say.instick(seat, card), card=card.token))
         if seat is None:
+            if card.draw_count:
+                self.state.may_owe = (None, 2)  # whom it made owe is not known
             # Play continues after the jumper, whom the camera did not see: the next card
             # tells whose turn it is.
             self._lay(None, card, streak=False)
@@ -414,10 +504,10 @@ class Game:
         """A card from a seat the camera could not see: judged on what is known. It is taken
         as the turn holder's play; an error is announced without pinning it on anyone."""
         turn = self.state.turn
-        if sure and not self.matches(card):
+        if sure and self.state.top_sure and not self.matches(card):
             self._penalise(t, "illegal_card", None, card, "B2",
                            say.illegal_card(None, card, self.state.top, self.state.active_color),
-                           out)
+                           out, self._card_confidence)
         elif turn is not None:
             ref = self.knock_ref(card, instick=False)
             if ref:
@@ -429,18 +519,26 @@ class Game:
     def _illegal_play(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
         """P4: a wrong card on one's own turn stays, counts as the play, and takes effect."""
         self._penalise(t, "illegal_card", seat, card, "B2",
-                       say.illegal_card(seat, card, self.state.top, self.state.active_color), out)
+                       say.illegal_card(seat, card, self.state.top, self.state.active_color), out,
+                       self._card_confidence)
         self._lay(seat, card, streak=True)
         self.apply_effect(seat, card, t, out)
+        self.state.top_offence = "illegal_card"
 
     def _erroneous_card(self, seat: int, card: Card, t: float, rule: str, ref: str,
                         out: list[Ruling]) -> None:
         """P4: a card out of turn stays on top (later cards must match it), its effect does
         not apply, and the turn stays where it was."""
-        message = (say.same_number(seat, card) if rule == "same_number_two_colors"
-                   else say.out_of_turn(seat, card, self.state.turn))
-        self._penalise(t, rule, seat, card, ref, message, out)
+        if rule == "same_number_two_colors":
+            message, confidence = say.same_number(seat, card), self._card_confidence
+        else:
+            message = say.out_of_turn(seat, card, self.state.turn)
+            confidence = self._off_turn_confidence(seat)
+        self._penalise(t, rule, seat, card, ref, message, out, confidence)
+        if rule == "out_of_turn":
+            self._doubt_direction(seat, card)
         self._lay(seat, card, streak=False)
+        self.state.top_offence = rule
 
     def _pass(self, seat: int | None, t: float, out: list[Ruling]) -> None:
         turn = self.state.turn
@@ -452,8 +550,11 @@ class Game:
             self._penalise(t, "wrong_call", speaker, None, "P1",
                            say.said_pass_on_bruno(speaker), out)
             self.bruno_drawers.discard(speaker)
+        if seat is not None and seat != turn:
+            self._acts_in_turn(seat, t, out)  # perhaps the turn came to it unseen
+            turn = self.state.turn
         if turn is not None and seat in (None, turn):
-            self._begin_turn(self._next_seat(turn), t, out)
+            self._begin_turn(self._next_seat(turn), t, out, came_from=turn)
 
     # --- state helpers -------------------------------------------------------------------
 
@@ -474,30 +575,43 @@ class Game:
             streak_cards = ()
         s.top, s.top_seat, s.active_color = card, seat, card.color
         s.streak_seat, s.streak_cards = (seat if streak else None), streak_cards
+        s.top_offence = None
+        s.turn_if_reversed = s.victim_if_reversed = None  # a play's effect sets them anew
 
     def _next_seat(self, seat: int) -> int:
         return (seat + self.state.direction) % self.players
 
-    def _begin_turn(self, seat: int, t: float, out: list[Ruling]) -> None:
+    def _begin_turn(self, seat: int, t: float, out: list[Ruling],
+                    came_from: int | None = None) -> None:
+        """`seat` is to play; `came_from` is the seat whose turn passed on to it without a
+        card (a pass, SEG, the Bruno draw), if so."""
         s = self.state
+        s.turn_if_reversed = None if came_from is None else (came_from - s.direction) % self.players
+        s.victim_if_reversed = None
         self.bruno_drawers.discard(seat)
         if seat == s.streak_seat:
             # A seat whose turn comes round again (two players, a skip) starts a fresh turn.
             s.streak_seat, s.streak_cards = None, ()
         s.turn, s.turn_started, s.drawn_this_turn = seat, t, 0
+        s.took_cards_this_turn, s.turn_sure = 0, True
         out.append(info(t, "turn", seat, say.turn(seat)))
 
     def _owe_draw(self, seat: int, count: int, t: float, out: list[Ruling]) -> None:
+        if not self._card_sure:
+            # A draw card read unsure may be no draw card: a debt it never made would swallow
+            # the seat's own draws later. If it was one, the victim's draws show it (the next
+            # seat plays after them: an implied pass).
+            return
         self.state.owed_draws[seat] += count
         out.append(info(t, "draw_due", seat, say.draw_due(seat, count), count=count))
 
     def _penalise(self, t: float, rule: str, seat: int | None, card: Card | None, ref: str,
-                  message: str, out: list[Ruling]) -> None:
+                  message: str, out: list[Ruling], confidence: float = 1.0) -> None:
         cards = self.rules.penalty_cards
         if seat is not None:
             self.owed_penalties[seat] += cards
         out.append(penalty(t, rule, seat, cards, card.token if card else None, ref,
-                           message + say.penalty_suffix(seat, cards)))
+                           message + say.penalty_suffix(seat, cards), confidence))
 
     def _require_knock(self, seat: int | None, card: Card, t: float, ref: str,
                        instick: bool) -> None:
@@ -509,6 +623,7 @@ class Game:
         obligation = KnockObligation(
             card=card, seat=seat, card_t=t, opens=opens, deadline=t + self.rules.knock_after_s,
             pile_id=self._pile.next_id - 1, ref=ref, instick=instick,
+            confidence=self._card_confidence,
         )
         for i, knock_t in enumerate(self.free_knocks):
             if knock_t >= opens:
@@ -518,7 +633,7 @@ class Game:
 
     def _too_slow(self, seat: int, t: float, out: list[Ruling]) -> None:
         self._penalise(t, "too_slow", seat, None, "P3", say.too_slow(seat), out)
-        self._begin_turn(self._next_seat(seat), t, out)
+        self._begin_turn(self._next_seat(seat), t, out, came_from=seat)
 
     def _resume(self, t: float) -> None:
         paused_at = self._clock.paused_at
@@ -564,4 +679,4 @@ class Game:
         self._penalise(obligation.deadline, "missed_knock", obligation.seat,
                        obligation.card, obligation.ref,
                        say.missed_knock(obligation.seat, obligation.card, obligation.instick),
-                       out)
+                       out, obligation.confidence)

@@ -119,3 +119,24 @@ def corrected(card: Card | None, seat: int | None, at_t: float) -> str:
 
 def nothing_to(what: str) -> str:
     return f"There is no {what}."
+
+
+def implied_pass(drawer: int, seat: int, drew: bool) -> str:
+    how = "took a card and passed" if drew else "must have passed"
+    return f"Seat {drawer} {how}; seat {seat} to play."
+
+
+def followed_table(seat: int, card: Card) -> str:
+    return f"Play went on from the {card.name}; seat {seat} to play."
+
+
+def assumed_taken_back(card: Card, seat: int) -> str:
+    return f"The {card.name} must have been taken back; seat {seat} to play."
+
+
+def other_way(seat: int) -> str:
+    return f"Play goes the other way round; seat {seat} to play."
+
+
+def confirmed(message: str) -> str:
+    return f"Confirmed by the table: {message}"

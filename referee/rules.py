@@ -45,6 +45,22 @@ class RuleSet:
     min_card_confidence: float = 0.5
     """Below this recognition confidence the referee rules on nothing that depends on which card
     it was (illegal card, same number in two colours): it says less rather than guess."""
+    implied_pass: bool = True
+    """A turn holder who took cards on its turn has passed when the next seat plays, draws or
+    says "pass" (docs/missed-observations.md): "pass" is often not heard."""
+    follow_the_table: bool = True
+    """After a card out of turn, when the next card comes from the seat that would follow that
+    card had it been a play, the table took it as one: the referee follows, rather than rule
+    every later card out of turn."""
+    assume_missed_take_back: bool = True
+    """A seat that plays an illegal card and then a card that matches the card beneath it took
+    the illegal card back unseen (P4): the second card is its play, not a second card."""
+    missed_draw_confidence: float = 0.5
+    """The confidence of an `out_of_turn` that one unseen draw would explain: the next seat
+    played before the turn holder was seen taking a card (the draw watcher misses some)."""
+    announce_min_confidence: float = 0.7
+    """Live: a penalty with a lower confidence is not spoken; the dashboard shows it as "check"
+    for the table to confirm or dismiss."""
     rounds: int | None = None
     """S3: the match ends after this many rounds (None = no limit)."""
     target_score: int | None = None
@@ -74,6 +90,11 @@ _KINDS: dict[str, tuple[type, bool]] = {
     "first_card_needs_knock": (bool, False),
     "bruno_draw_count": (int, False),
     "min_card_confidence": (float, False),
+    "implied_pass": (bool, False),
+    "follow_the_table": (bool, False),
+    "assume_missed_take_back": (bool, False),
+    "missed_draw_confidence": (float, False),
+    "announce_min_confidence": (float, False),
     "rounds": (int, True),
     "target_score": (int, True),
 }

@@ -43,7 +43,9 @@ RULE_WORDS: dict[str, str] = {
 class Ruling:
     """One thing the referee says. `t` is when it was decided, on the session clock.
 
-    Penalties carry `penalty` (cards to take) and `ref` (the docs/RULES.md id). Info lines carry
+    Penalties carry `penalty` (cards to take), `ref` (the docs/RULES.md id) and `confidence`
+    (0..1: how sure the referee is, from what the ruling rests on; docs/missed-observations.md).
+    Info lines carry
     only the fields their rule needs: `card`, `color`, `count` (draw_due), `points` and
     `total` (score); a match_over line names the winner in `seat` (None on a tie).
     """
@@ -60,6 +62,7 @@ class Ruling:
     count: int | None = None
     points: int | None = None
     total: int | None = None
+    confidence: float | None = None
 
     @property
     def is_penalty(self) -> bool:
@@ -70,7 +73,8 @@ class Ruling:
         out: dict[str, Any] = {"t": round(self.t, 3), "kind": self.kind, "rule": self.rule,
                                "seat": self.seat}
         if self.is_penalty:
-            out.update(penalty=self.penalty, card=self.card, ref=self.ref)
+            out.update(penalty=self.penalty, card=self.card, ref=self.ref,
+                       confidence=round(1.0 if self.confidence is None else self.confidence, 3))
         else:
             for name in ("card", "color", "count", "points", "total"):
                 value = getattr(self, name)
@@ -81,9 +85,15 @@ class Ruling:
 
 
 def penalty(t: float, rule: str, seat: int | None, cards: int, card: str | None, ref: str,
-            message: str) -> Ruling:
+            message: str, confidence: float = 1.0) -> Ruling:
     return Ruling(t=t, kind="ruling", rule=rule, seat=seat, penalty=cards, card=card, ref=ref,
-                  message=message)
+                  message=message, confidence=confidence)
+
+
+def is_sure(ruling: Ruling | dict, min_confidence: float) -> bool:
+    """Whether a penalty is sure enough to be said aloud as one (below the bar: "check")."""
+    confidence = ruling.get("confidence") if isinstance(ruling, dict) else ruling.confidence
+    return confidence is None or confidence >= min_confidence
 
 
 def info(t: float, rule: str, seat: int | None, message: str, **fields: Any) -> Ruling:

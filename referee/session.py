@@ -5,7 +5,8 @@ The session also remembers what it observed and which penalties stand, so the ta
 the referee with events like any other (journaled, replayed the same): `correct` says the latest
 card (or the one at `of_t`) really was another card or another seat's, and the rulings are
 re-derived from the amended history (penalties that no longer apply are withdrawn, new ones
-announced); `undo` withdraws a standing penalty.
+announced); `undo` withdraws a standing penalty; `confirm` makes a penalty the referee was
+unsure of (below `announce_min_confidence`: shown as "check", not said) a sure one, said again.
 """
 
 from __future__ import annotations
@@ -15,10 +16,10 @@ from dataclasses import replace
 
 from referee import messages
 from referee.cards import Card
-from referee.events import CORRECTION_KINDS, CardPlayed, Correction, Event, Undo
+from referee.events import CORRECTION_KINDS, CardPlayed, Confirm, Correction, Event, Undo
 from referee.game import Game
 from referee.reorder import REORDER_WINDOW_S, ReorderBuffer
-from referee.rulings import RULE_WORDS, Ruling, info
+from referee.rulings import RULE_WORDS, Ruling, info, is_sure
 
 PenaltyKey = tuple[str, int | None, str | None, float]
 
@@ -40,6 +41,8 @@ class Session:
         self.standing: dict[PenaltyKey, Ruling] = {}
         """Penalties said and not withdrawn, in the order they were said."""
         self.overruled: set[PenaltyKey] = set()
+        self.confirmed: set[PenaltyKey] = set()
+        """Unsure penalties the table confirmed: they stand as sure, also when re-derived."""
         self._fired_before: float | None = None
         self._finished_at: float | None = None
 
@@ -77,8 +80,7 @@ class Session:
             if event.kind in CORRECTION_KINDS:
                 # Deadlines that passed before the correction fire first, as for any event.
                 rulings += self._stand(self.game.advance_before(event.t))
-                rulings += self._correct(event) if isinstance(event, Correction) \
-                    else self._undo(event)  # type: ignore[arg-type]
+                rulings += self._amend(event)
             else:
                 remember(event)
                 said = self.game.observe(event)  # the game is replaced by a correction
@@ -102,6 +104,26 @@ class Session:
         return kept
 
     # --- corrections -----------------------------------------------------------------------
+
+    def _amend(self, event: Event) -> list[Ruling]:
+        if isinstance(event, Correction):
+            return self._correct(event)
+        if isinstance(event, Confirm):
+            return self._confirm(event)
+        return self._undo(event)  # type: ignore[arg-type]
+
+    def _confirm(self, confirm: Confirm) -> list[Ruling]:
+        bar = self.game.rules.announce_min_confidence
+        keys = [key for key, ruling in self.standing.items()
+                if not is_sure(ruling, bar) and key not in self.confirmed
+                and (confirm.ruling_t is None or abs(key[3] - confirm.ruling_t) < 1e-3)]
+        if not keys:
+            return [info(confirm.t, "corrected", None, messages.nothing_to("penalty to confirm"))]
+        key = keys[-1]
+        self.confirmed.add(key)
+        sure = replace(self.standing[key], confidence=1.0)
+        self.standing[key] = sure
+        return [replace(sure, t=confirm.t, message=messages.confirmed(sure.message))]
 
     def _correct(self, correction: Correction) -> list[Ruling]:
         index = self._card_index(correction.of_t)
@@ -137,7 +159,9 @@ class Session:
             derived += fresh.advance(self._finished_at)
         else:
             derived += fresh.advance_before(max(t, self._fired_before or t))
-        now_standing = {penalty_key(r): r for r in derived
+        now_standing = {penalty_key(r): (replace(r, confidence=1.0)
+                                         if penalty_key(r) in self.confirmed else r)
+                        for r in derived
                         if r.is_penalty and penalty_key(r) not in self.overruled}
         out = [self._withdrawal(t, ruling) for key, ruling in self.standing.items()
                if key not in now_standing]

@@ -61,3 +61,18 @@ def turns(rulings: list[dict[str, Any]]) -> list[int]:
 
 def last_turn(rulings: list[dict[str, Any]]) -> int:
     return turns(rulings)[-1]
+
+
+# --- simulated rounds (referee.simulate) ----------------------------------------------------
+
+def simulated_round(seed: int, players: int | None = None):
+    """A legal round of Bruno as the referee observes it (deterministic from `seed`)."""
+    from referee.simulate import simulate_round
+
+    return simulate_round(seed, players)
+
+
+def replay_round(setup, events, **settings: Any) -> list[dict[str, Any]]:
+    """The rulings a simulated round's events give (settings override the rule set)."""
+    game = setup.with_overrides(settings=settings).new_game() if settings else setup.new_game()
+    return [r.to_dict() for r in replay(game, events)]

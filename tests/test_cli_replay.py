@@ -27,8 +27,9 @@ def test_replay_json_prints_one_ruling_per_line_in_time_order_with_the_design_fi
     for r in rulings:
         assert list(r)[:4] == ["t", "kind", "rule", "seat"] and list(r)[-1] == "message"
         if r["kind"] == "ruling":
-            assert list(r) == ["t", "kind", "rule", "seat", "penalty", "card", "ref", "message"]
-            assert r["rule"] in PENALTY_RULES
+            assert list(r) == ["t", "kind", "rule", "seat", "penalty", "card", "ref",
+                               "confidence", "message"]
+            assert r["rule"] in PENALTY_RULES and 0 <= r["confidence"] <= 1
         else:
             assert r["kind"] == "info" and r["rule"] in INFO_RULES
 

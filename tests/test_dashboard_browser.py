@@ -165,6 +165,38 @@ def test_undo_on_the_page_withdraws_the_referees_latest_penalty(page, table):
     assert "seat 1 takes no penalty cards" in shown_rulings(page)[0]["message"]
 
 
+def click_on_check(driver: Any, button: str) -> None:
+    from selenium.webdriver.common.by import By
+
+    driver.find_element(By.CSS_SELECTOR,
+                        f'#rulings .ruling.check [data-test="{button}"]').click()
+
+
+def test_an_unsure_penalty_is_shown_as_a_check_and_confirmed_in_one_click(page, table):
+    table.play("r_5", 0)
+    table.play("r_6", 2)  # the next seat, before seat 1 was seen drawing: 0.5 sure
+    wait_for(page, lambda: any(r["kind"] == "ruling" for r in shown_rulings(page)))
+    check = next(r for r in shown_rulings(page) if r["kind"] == "ruling")
+    assert "check" in check["classes"].split() and "penalty" not in check["classes"].split()
+    click_on_check(page, "confirm")
+    wait_for(page, lambda: table.journal[-1]["kind"] == "confirm")
+    wait_for(page, lambda: shown_rulings(page)[0]["message"].startswith("Confirmed by the table"))
+    confirmed, check = shown_rulings(page)[0], shown_rulings(page)[1]
+    assert "penalty" in confirmed["classes"].split()
+    assert "resolved" in check["classes"].split()
+
+
+def test_an_unsure_penalty_dismissed_in_one_click_is_withdrawn(page, table):
+    table.play("r_5", 0)
+    table.play("r_6", 2)
+    wait_for(page, lambda: any(r["kind"] == "ruling" for r in shown_rulings(page)))
+    click_on_check(page, "dismiss")
+    wait_for(page, lambda: shown_rulings(page)[0]["rule"] == "withdrawn")
+    assert table.journal[-1]["kind"] == "undo" and table.session.standing == {}
+    check = next(r for r in shown_rulings(page) if r["kind"] == "ruling")
+    assert "withdrawn" in check["classes"].split()
+
+
 def test_naming_a_wilds_colour_on_the_page_sets_the_referees_colour(page, table):
     table.play("r_5", 0)
     table.play("wild", 1)

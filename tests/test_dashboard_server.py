@@ -129,6 +129,25 @@ def test_undo_withdraws_the_latest_penalty(base, table):
     assert table.journal[-1]["kind"] == "undo"
 
 
+def test_a_check_is_confirmed_or_dismissed_with_one_event_each_journaled(base, table):
+    table.play("r_5", 0)
+    table.play("r_6", 2)  # the next seat, before seat 1 was seen drawing: unsure
+    table.play("r_7", 3)
+    _, rulings = table.rulings_since(0)
+    (check,) = [r for r in rulings if r["kind"] == "ruling"]
+    assert check["confidence"] < table.snapshot()["announce_min_confidence"]
+    reply = call(base, "/api/submit", {"kind": "confirm", "ruling_t": check["t"]})
+    assert reply.status == 200
+    (confirmed,) = reply.json()["rulings"]
+    assert confirmed["kind"] == "ruling" and confirmed["confidence"] == 1.0
+    assert (confirmed["rule"], confirmed["seat"]) == ("out_of_turn", 2)
+    assert table.journal[-1] == {"t": table.journal[-1]["t"], "kind": "confirm",
+                                 "ruling_t": check["t"]}
+    reply = call(base, "/api/submit", {"kind": "undo", "ruling_t": check["t"]})
+    assert [r["rule"] for r in reply.json()["rulings"]] == ["withdrawn"]
+    assert table.journal[-1]["kind"] == "undo" and not table.session.standing
+
+
 @pytest.mark.parametrize(
     ("raw", "complaint"),
     [

@@ -32,7 +32,8 @@ STEP_S = 1.0
 
 FRAME_SIZE = (360, 640)  # (h, w): small frames keep the page's polling cheap in tests
 SNAPSHOT_FIELDS = {"players", "dealer", "variant", "clock", "turn", "color", "top", "top_seat",
-                   "paused", "in_round", "scores", "muted", "sources"}
+                   "paused", "in_round", "scores", "muted", "sources",
+                   "announce_min_confidence"}
 
 
 class RefereeTable:
@@ -77,6 +78,7 @@ class RefereeTable:
                 "scores": ({str(seat): total for seat, total in enumerate(game.scoreboard.totals)}
                            if scored else {}),
                 "muted": False,
+                "announce_min_confidence": game.rules.announce_min_confidence,
                 "sources": {"camera": "ok" if self.with_camera else "off", "mic": "off"},
             }
 

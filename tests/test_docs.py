@@ -102,7 +102,8 @@ def test_the_readme_names_every_rule_setting():
 def test_the_design_page_lists_every_event_kind_call_word_and_ruling_rule():
     observations = [row[0].strip("`") for row in table_rows(section(DESIGN, "Observations"))]
     corrections = section(DESIGN, "Corrections")
-    assert set(observations) | {k for k in ("correct", "undo") if f"`{k}`" in corrections} \
+    assert set(observations) | {k for k in ("correct", "undo", "confirm")
+                                if f"`{k}`" in corrections} \
         == set(EVENT_KINDS)
     for word in CALL_WORDS:
         assert f"`{word}`" in section(DESIGN, "Observations")
@@ -127,7 +128,8 @@ def test_the_ruling_examples_have_the_contract_keys_in_order():
         ruling = json.loads(line)
         keys = list(ruling)
         if ruling["kind"] == "ruling":
-            assert keys == ["t", "kind", "rule", "seat", "penalty", "card", "ref", "message"]
+            assert keys == ["t", "kind", "rule", "seat", "penalty", "card", "ref", "confidence",
+                            "message"]
             assert ruling["rule"] in PENALTY_RULES and ruling["ref"] in rule_ids()
         else:
             assert keys[:4] == ["t", "kind", "rule", "seat"] and keys[-1] == "message"

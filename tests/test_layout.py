@@ -38,9 +38,17 @@ def project_modules() -> dict[str, Path]:
 
 
 def imported_modules(path: Path, known: set[str]) -> set[str]:
-    """The project's modules that `path` imports, at the top or inside a function."""
+    """The project's modules that `path` imports when it runs, at the top or inside a
+    function."""
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    # Imports only a type checker reads (`if TYPE_CHECKING:`) never run: they make no loop.
+    typing_only = {id(inner) for node in ast.walk(tree)
+                   if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+                   for stmt in node.body for inner in ast.walk(stmt)}
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:

@@ -93,6 +93,18 @@ def test_stale_information_is_skipped_when_speech_falls_behind_but_penalties_nev
         "Glömd knackning, plats 2, två kort.", "Inte din tur, plats 1, två kort."]
 
 
+def test_a_penalty_below_the_tables_bar_is_not_said_but_the_confirmed_one_is():
+    speaker = ScriptedSpeaker()
+    announcer = Announcer("en", speaker.clock, runner=speaker, min_confidence=0.7)
+    unsure = {**penalty("out_of_turn", seat=3), "confidence": 0.5}
+    announcer.announce(unsure)  # shown on the dashboard as "check", never said
+    announcer.announce({**unsure, "confidence": 1.0, "t": 9.0})  # the table confirmed it
+    speaker.release.release()
+    announcer.close()
+    assert [s.text for s in announcer.spoken] == ["Out of turn, seat 3, two cards."]
+    assert announcer.spoken[0].ruling["confidence"] == 1.0
+
+
 def test_knocks_while_the_speaker_talks_and_just_after_are_dropped():
     rate = 16_000
     knocks_at = [1.0, 2.0, 2.3, 2.8, 3.3, 4.0]

@@ -120,3 +120,35 @@ def test_live_feeding_with_a_ticking_clock_rules_corrections_as_replay_does():
         live += session.feed(parse_event(event, 4))
     live += session.finish()
     assert [r.to_dict() for r in live] == referee(*events)
+
+
+# Unsure penalties: confirm or dismiss (docs/missed-observations.md) --------------------------
+
+def confirm(t: float, **fields) -> dict:
+    return {"t": t, "kind": "confirm", **fields}
+
+
+def test_a_confirmed_check_is_said_again_as_a_sure_penalty():
+    rulings = referee(card(1, "r_5", 0), card(2, "r_6", 2), confirm(4, ruling_t=2))
+    unsure, confirmed = [r for r in rulings if r["kind"] == "ruling"]
+    assert unsure["confidence"] == 0.5 and confirmed["confidence"] == 1.0
+    assert (confirmed["t"], confirmed["rule"], confirmed["seat"]) == (4, "out_of_turn", 2)
+    assert confirmed["message"].startswith("Confirmed by the table: Seat 2 played")
+
+
+def test_a_dismissed_check_is_withdrawn():
+    rulings = referee(card(1, "r_5", 0), card(2, "r_6", 2), undo(4, ruling_t=2))
+    assert [r["rule"] for r in rulings if r["t"] == 4] == ["withdrawn"]
+
+
+def test_only_unsure_penalties_can_be_confirmed():
+    rulings = referee(card(1, "r_5", 0), card(2, "g_7", 1), confirm(4))
+    assert rulings[-1]["message"] == "There is no penalty to confirm."
+
+
+def test_a_confirmed_penalty_stays_sure_when_the_game_is_ruled_again():
+    rulings = referee(card(1, "r_5", 0), card(2, "r_6", 2), confirm(4), card(5, "g_9", 3),
+                      correct(6, card="r_9"), confirm(7))
+    assert [r["rule"] for r in rulings if r["t"] == 6] == ["corrected", "withdrawn", "color"]
+    # The out-of-turn penalty stands, still confirmed: there is nothing left to confirm.
+    assert rulings[-1]["message"] == "There is no penalty to confirm."

@@ -123,3 +123,26 @@ def test_every_penalty_is_headed_in_words():
     assert set(PENALTY_TITLES) == set(PENALTY_RULES)
     page = render_report(example_report())
     assert "same number in two colours, seat" in page and "two colors" not in page
+
+
+def test_penalties_the_referee_was_unsure_of_are_listed_apart_to_check():
+    report = example_report()
+    penalties = [r for r in report.rulings if r["kind"] == "ruling"]
+    unsure = [r for r in penalties if r["confidence"] < 0.7]
+    # The example's card out of turn comes from the next seat before the turn holder was
+    # seen drawing: an unseen draw and pass would explain it.
+    assert [(r["rule"], r["confidence"]) for r in unsure] == [("out_of_turn", 0.5)]
+    page = render_report(report)
+    _, rulings_part = page.split("<h2>Rulings</h2>")
+    sure_part, check_part = rulings_part.split("<h2>To check</h2>")
+    assert check_part.count("<section class=ruling") == 1
+    assert html.escape(unsure[0]["message"]) in check_part and "50% sure" in check_part
+    assert html.escape(unsure[0]["message"]) not in sure_part
+    assert sure_part.count("<section class=ruling") == len(penalties) - 1
+
+
+def test_a_report_with_only_sure_penalties_has_nothing_to_check():
+    rulings = [{**r, "confidence": 1.0} if r["kind"] == "ruling" else r
+               for r in example_report().rulings]
+    page = render_report(example_report(rulings=rulings))
+    assert "To check" not in page and "% sure" not in page

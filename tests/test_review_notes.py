@@ -157,3 +157,27 @@ def test_notes_whose_time_goes_back_are_refused_naming_the_line(tmp_path):
     with pytest.raises(NotesError, match=r"late\.notes\.jsonl line 3: 't' goes back to 12 s "
                                          r"from 30 s \(line 2\)"):
         read_notes(path)
+
+
+NOTES_ONLY_PENALTIES = ("wrong_call", "too_slow")
+"""What only the notes can give: a call heard ("UNO") and SEG, whose clock the notes set."""
+
+
+def test_the_demo_without_its_notes_gives_every_penalty_that_needs_no_notes():
+    from bruno.demo_files import NOTES as DEMO_NOTES
+    from bruno.demo_files import TRUTH
+    from synth.demo_footage import expected_rulings
+    from referee.eventlog import read_event_log
+    from referee.session import replay
+
+    def penalties(rulings):
+        return [(r["t"], r["rule"], r["seat"], r["card"]) for r in rulings
+                if r["kind"] == "ruling"]
+
+    truth = [json.loads(line) for line in TRUTH.read_text().splitlines() if line.strip()]
+    with_notes = penalties(expected_rulings(truth, DEMO_NOTES))
+    log = read_event_log(TRUTH)  # no notes: seat 3's "pass" at 33.4 s is not heard
+    without = penalties(r.to_dict() for r in replay(log.setup.new_game(), log.events))
+    assert {rule for _, rule, _, _ in with_notes} >= set(NOTES_ONLY_PENALTIES)
+    assert without == [p for p in with_notes if p[1] not in NOTES_ONLY_PENALTIES]
+    assert len(without) == 4

@@ -282,7 +282,8 @@ def _run(table: _Table, lang: str, mute: bool) -> None:
     if table.no_mic:
         note(f"No microphone (--no-mic): knocks are not heard, so these rules are off: "
              f"{KNOCK_RULES_OFF}. Everything else is refereed.")
-    announcer = Announcer(lang, session.clock, speak=not mute, note=note)
+    announcer = Announcer(lang, session.clock, speak=not mute, note=note,
+                          min_confidence=session.rules.announce_min_confidence)
     runtime = LiveRuntime(session, announcer, frames=table.frames, blocks=table.blocks,
                           read_card=table.read_card, knock_model=table.knock_model,
                           stop=table.stop, note=note)

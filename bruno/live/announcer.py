@@ -27,6 +27,7 @@ from typing import Any
 from audio.mute import MuteWindows
 from bruno.live.clock import SessionClock
 from bruno.live.phrases import LANGUAGES, phrase
+from referee.rulings import is_sure
 
 SPEECH_TAIL_S = 0.3
 """Knocks are still ignored this long after speech ends: the room's echo, the speaker's ring."""
@@ -90,10 +91,13 @@ class Announcer:
 
     def __init__(self, lang: str = "en", clock: SessionClock | None = None, *,
                  speak: bool = True, runner: Runner | None = None,
-                 note: Callable[[str], None] = _to_stderr) -> None:
+                 note: Callable[[str], None] = _to_stderr,
+                 min_confidence: float = 0.0) -> None:
         if lang not in LANGUAGES:
             raise ValueError(f"language {lang!r} is not one of {', '.join(LANGUAGES)}")
         self.lang = lang
+        self.min_confidence = min_confidence
+        """A penalty less sure than this is not said: the dashboard shows it as "check"."""
         self.clock = clock or SessionClock()
         self.mute = SpeakingMute()
         self.note = note
@@ -115,7 +119,7 @@ class Announcer:
 
     def announce(self, ruling: dict[str, Any]) -> None:
         """Queue a ruling to be said (when it is said at all); returns at once."""
-        if not self.speaking:
+        if not self.speaking or not is_sure(ruling, self.min_confidence):
             return
         text = phrase(ruling, self.lang)
         if text is not None:

@@ -253,6 +253,7 @@ class LiveSession:
                 "scores": ({str(seat): total for seat, total in enumerate(board.totals)}
                            if board.rounds_played else {}),
                 "muted": not (self.speech is not None and self.speech.speaking),
+                "announce_min_confidence": game.rules.announce_min_confidence,
                 "sources": dict(self.sources),
             }
 

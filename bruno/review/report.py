@@ -19,6 +19,8 @@ import numpy as np
 from bruno.review.rule_texts import RULE_TEXTS
 from referee.cards import token_words
 from referee.events import CardPlayed, CardRemoved, Event, Knock
+from referee.rules import RuleSet
+from referee.rulings import is_sure
 
 FRAME_WIDTH_PX = 560
 """Width of the frames shown per ruling: big enough to read a card, small enough to keep the
@@ -89,13 +91,17 @@ def write_report(path: str | Path, report: ReportInput) -> Path:
 
 def render_report(report: ReportInput) -> str:
     penalties = [r for r in report.rulings if r["kind"] == "ruling"]
+    bar = _check_bar(report.game)
+    sure = [(i, r) for i, r in enumerate(penalties) if is_sure(r, bar)]
+    unsure = [(i, r) for i, r in enumerate(penalties) if not is_sure(r, bar)]
     body = [
         _header(report, penalties),
         _timeline(report),
         _from_notes(report),
         "<h2>Rulings</h2>",
-        *(_ruling_card(report, i, r) for i, r in enumerate(penalties)),
+        *(_ruling_card(report, i, r) for i, r in sure),
         "" if penalties else "<p class=quiet>No penalties: a clean game.</p>",
+        _to_check(report, unsure, bar),
         _scores(report),
         _calibration(report),
     ]
@@ -184,6 +190,9 @@ def _ruling_card(report: ReportInput, index: int, ruling: dict) -> str:
     strip = _knock_strip(report, ruling) if ruling["rule"] == "missed_knock" else ""
     seat = "unseen seat" if ruling["seat"] is None else f"seat {ruling['seat']}"
     badge = " <span class=badge>from notes</span>" if _rests_on_notes(report, ruling) else ""
+    confidence = ruling.get("confidence")
+    if isinstance(confidence, int | float) and confidence < 1:
+        badge += f" <span class=badge>{confidence:.0%} sure</span>"
     return (
         f'<section class=ruling id="ruling-{index}">'
         f'<h3>{_clock(ruling["t"])} — {html.escape(_title(ruling["rule"]))}, '
@@ -193,6 +202,23 @@ def _ruling_card(report: ReportInput, index: int, ruling: dict) -> str:
         f'<p class=rule><b>{html.escape(ruling.get("ref") or "")}</b> '
         f'{html.escape(rule_text)}</p></section>'
     )
+
+
+def _check_bar(game: dict) -> float:
+    """The table's `announce_min_confidence`: penalties less sure are listed to check."""
+    bar = game.get("announce_min_confidence")
+    return float(bar) if isinstance(bar, int | float) and not isinstance(bar, bool) \
+        else RuleSet().announce_min_confidence
+
+
+def _to_check(report: ReportInput, unsure: list[tuple[int, dict]], bar: float) -> str:
+    """Penalties the referee was unsure of (live, shown as "check" and not said), apart."""
+    if not unsure:
+        return ""
+    return (f"<h2>To check</h2><p class=quiet>The referee was less than {bar:.0%} sure of "
+            "these (it rests on something it may have missed, or on an unsure reading): a "
+            "live table is shown them to confirm or dismiss, not told.</p>"
+            + "".join(_ruling_card(report, i, r) for i, r in unsure))
 
 
 def _title(rule: str) -> str:

@@ -1,0 +1,176 @@
+"""What the referee assumes when play only makes sense if it missed an observation (a draw, a
+"pass", a card taken back, a card read wrong): the decisions of docs/missed-observations.md,
+as a part of `Game` (mixed into it; it uses the game's state, rules and turn helpers).
+
+The aim is a referee whose belief about whose turn it is stays honest: one missed observation
+costs at most one penalty, and the referee is back in step within two cards, while the
+violations it can see (a card from the wrong seat with no draw before it, a card that does not
+match, a missed knock) stay penalties. Every assumption is a rule-set setting.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee import messages as say
+from referee.rulings import Ruling, info
+
+if TYPE_CHECKING:
+    from referee.cards import Card
+    from referee.game import Game
+
+    _Base = Game
+else:
+    _Base = object
+
+
+class MissedObservations(_Base):
+    """The re-synchronising half of the referee."""
+
+    def _resynchronise(self, seat: int, t: float, out: list[Ruling]) -> bool:
+        """Whether a card from `seat`, whose turn it is not, is the turn play that a missed
+        observation explains; if so the turn is moved to `seat` (and True returned)."""
+        s = self.state
+        if self._implied_pass_by(seat, t, out):
+            return True
+        if not (s.turn_sure and s.top_sure):
+            # The card before was read unsure: its effect on the turn was a guess, and this
+            # card may be its twin (an instick), which plays on from its own seat too.
+            self._begin_turn(seat, t, out)
+            return True
+        if not self.rules.follow_the_table:
+            return False
+        if s.direction_doubt and seat == s.turn_if_reversed:
+            self._turn_the_other_way(t, out)
+            return True
+        return self._follow_erroneous_card(seat, t, out)
+
+    def _acts_in_turn(self, seat: int, t: float, out: list[Ruling],
+                      drawing: bool = False) -> bool:
+        """`seat`, whose turn the referee did not think it was, takes a card (`drawing`) or
+        says "pass": whether a missed observation explains it (the turn holder passed
+        unheard, play goes the other way round, the table played on from a card out of turn);
+        if so the turn is moved (to `seat`, or past it when it takes what that card made it
+        owe)."""
+        s = self.state
+        if self._implied_pass_by(seat, t, out, calls_pass=not drawing):
+            return True
+        if s.turn is None or not s.turn_sure:
+            # Whose turn it is was not known (after an unseen instick) or a guess.
+            self._begin_turn(seat, t, out)
+            return True
+        if not self.rules.follow_the_table:
+            return False
+        if s.direction_doubt and seat == s.turn_if_reversed:
+            self._turn_the_other_way(t, out)
+            return True
+        return self._follow_erroneous_card(seat, t, out, drawing)
+
+    def _implied_pass_by(self, seat: int, t: float, out: list[Ruling],
+                         calls_pass: bool = False) -> bool:
+        """The next seat plays or takes a card while the turn holder, having taken cards, has
+        not played: the turn holder passed (B6), its "pass" unheard. When the next seat says
+        "pass" itself (`calls_pass`), the turn holder's turn is over whether or not its draw
+        was seen: a seat says "pass" on its own turn. (A card taken is weaker evidence: it may
+        pay a penalty the referee never heard of.)"""
+        s = self.state
+        turn = s.turn
+        drew = bool(s.took_cards_this_turn)
+        if not (self.rules.implied_pass and turn is not None and (drew or calls_pass)
+                and seat == self._next_seat(turn)):
+            return False
+        self._begin_turn(seat, t, out, came_from=turn)
+        out[-1].message = say.implied_pass(turn, seat, drew)
+        return True
+
+    def _follow_erroneous_card(self, seat: int, t: float, out: list[Ruling],
+                               drawing: bool = False) -> bool:
+        """The top card was ruled out of turn, and `seat` plays as if it had been a play (by
+        the seat that laid it, or by the turn holder if the camera named the wrong seat): the
+        table took it as one, so the referee follows rather than rule every later card out of
+        turn. The penalty already said stands. A seat `drawing` may also be the one the
+        erroneous draw card, taken as a play, made owe."""
+        s = self.state
+        top = s.top
+        if top is None or s.top_offence not in ("out_of_turn", "same_number_two_colors"):
+            return False
+        for player in dict.fromkeys((s.top_seat, s.turn)):
+            if player is None:
+                continue
+            # Either way round: when the referee lost the direction too (a reverse missed),
+            # the seat after the erroneous card on the other side shows which way play goes.
+            for flip in (False, True):
+                if flip:
+                    s.direction = -s.direction
+                victim = (player + s.direction) % self.players
+                if self.seat_after(player, top) == seat or (
+                        drawing and not flip and top.draw_count and victim == seat):
+                    s.top_offence = None
+                    self.apply_effect(player, top, t, out)
+                    out[-1].message = say.followed_table(self.state.turn, top)
+                    return True
+                if flip:
+                    s.direction = -s.direction
+        return False
+
+    def _doubt_direction(self, seat: int, card: Card) -> None:
+        """A reverse ruled out of turn from the seat after the turn holder: P4 (it does not
+        count) and a missed pass before it (it was a play, and the turn came back) both give
+        the turn holder the turn; which way play goes after that tells them apart."""
+        s = self.state
+        if (self.rules.follow_the_table and card.value == "reverse" and s.turn is not None
+                and seat == self._next_seat(s.turn)
+                and not (self.players == 2 and self.rules.two_player_reverse_skips)):
+            s.direction_doubt = 2
+
+    def _turn_the_other_way(self, t: float, out: list[Ruling]) -> None:
+        """Play goes the other way round from what the referee believed: a reverse it doubted
+        did count (or a card read unsure was one). Whoever the last draw card made owe is the
+        seat on the other side."""
+        s = self.state
+        seat = s.turn_if_reversed
+        assert seat is not None
+        if s.victim_if_reversed is not None:
+            wrong, right, count = s.victim_if_reversed
+            s.owed_draws[wrong] = max(0, s.owed_draws[wrong] - count)
+            s.owed_draws[right] += count
+        s.direction = -s.direction
+        s.direction_doubt = 0
+        self._begin_turn(seat, t, out)
+        out[-1].message = say.other_way(seat)
+
+    def _take_back_unseen(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
+        """A seat plays an illegal card, then another card that matches the card beneath it:
+        it took the illegal card back unseen (P4). Unwind it, so that this card is judged as
+        the play it is rather than as a second card in the turn. (After a card out of turn,
+        P4 stands: a later card that does not match it is an illegal card.)"""
+        s, history = self.state, self._pile.history
+        if not self.rules.assume_missed_take_back or s.top_offence != "illegal_card" \
+                or seat != s.top_seat or len(history) < 2:
+            return
+        current_id, current_card, _ = history[-1]
+        erroneous_id, erroneous, before = history[-2]
+        if erroneous != s.top or seat != before.turn or not before.in_round:
+            return
+        self.state = before
+        fits_beneath = self.matches(card)
+        self.state = s
+        if not fits_beneath:
+            return
+        del history[-2:]
+        self.obligations = [o for o in self.obligations if o.pile_id != erroneous_id]
+        before.turn_started = max(before.turn_started, t)
+        self.state = before
+        history.append((current_id, current_card, before.snapshot()))
+        out.append(info(t, "turn", seat, say.assumed_taken_back(erroneous, seat)))
+
+    def _off_turn_confidence(self, seat: int) -> float:
+        """How sure an `out_of_turn` is: the card's reading, and, when the seat is the next
+        one and the turn holder was not seen taking a card, the chance that a draw was
+        missed (the turn holder drew and passed unseen)."""
+        s = self.state
+        confidence = self._card_confidence
+        if s.turn is not None and seat == self._next_seat(s.turn) \
+                and not s.took_cards_this_turn:
+            confidence = min(confidence, self.rules.missed_draw_confidence)
+        return confidence

@@ -1,0 +1,224 @@
+"""How the referee copes with what sensors miss: simulated legal rounds, each with exactly one
+observation removed or blurred, refereed side by side with the untouched round.
+
+    python -m referee.robustness [--games 1000] [--seed 0]
+
+For every kind of missed observation it prints the wrongful penalties per round (a legal
+round deserves none; "check" counts those below `announce_min_confidence`, which a live table
+is shown to confirm rather than told) and how many cards the referee takes to be back in step
+(its turn, direction, top card and colour the same as on the untouched round, for good).
+Standard library only, deterministic from the seed (docs/missed-observations.md has the table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
+
+from referee.cards import ALL_CARDS, Card
+from referee.events import Call, CardPlayed, Draw, Event, Knock
+from referee.game import Game
+from referee.rules import RuleSet
+from referee.rulings import Ruling
+from referee.simulate import SimulatedRound, simulate_round
+
+Perturbed = tuple[list[Event], float]
+"""The events with one observation missing or blurred, and the moment it happened."""
+
+Perturbation = Callable[[random.Random, Sequence[Event]], Perturbed | None]
+
+
+def _remove(rng: random.Random, events: Sequence[Event],
+            wanted: Callable[[Event], bool]) -> Perturbed | None:
+    candidates = [i for i, e in enumerate(events) if wanted(e)]
+    if not candidates:
+        return None
+    index = rng.choice(candidates)
+    return [e for i, e in enumerate(events) if i != index], events[index].t
+
+
+def _change_card(rng: random.Random, events: Sequence[Event],
+                 change: Callable[[CardPlayed], CardPlayed]) -> Perturbed | None:
+    """Change one card, never the dealer's turned card (nobody's play)."""
+    cards = [i for i, e in enumerate(events) if isinstance(e, CardPlayed)][1:]
+    if not cards:
+        return None
+    index = rng.choice(cards)
+    changed = list(events)
+    changed[index] = change(events[index])  # type: ignore[arg-type]
+    return changed, events[index].t
+
+
+def look_alike(rng: random.Random, card: Card) -> Card:
+    """A card a blurred reading might take `card` for: same value in another colour, or the
+    same colour and a value next to it."""
+    if card.is_black:
+        return Card(None, "wild_draw_4" if card.value == "wild" else "wild")
+    near = [c for c in ALL_CARDS if c != card and not c.is_black
+            and (c.value == card.value or (c.color == card.color and c.is_number
+                 and card.is_number and abs(int(c.value) - int(card.value)) == 1))]
+    return rng.choice(near)
+
+
+def missed_draw(rng, events):
+    return _remove(rng, events, lambda e: isinstance(e, Draw))
+
+
+def missed_pass(rng, events):
+    return _remove(rng, events, lambda e: isinstance(e, Call) and e.word == "pass")
+
+
+def unseen_seat(rng, events):
+    return _change_card(rng, events, lambda e: replace(e, seat=None))
+
+
+def unsure_reading(rng, events):
+    def blur(e: CardPlayed) -> CardPlayed:
+        card = look_alike(rng, e.card) if rng.random() < 0.5 else e.card
+        return replace(e, card=card, confidence=round(rng.uniform(0.1, 0.45), 3))
+    return _change_card(rng, events, blur)
+
+
+def missed_knock(rng, events):
+    return _remove(rng, events, lambda e: isinstance(e, Knock))
+
+
+def missed_draw_and_pass(rng, events):
+    """Both signs of a seat that could not play: its draw and its "pass" (the camera cannot
+    hear; the draw watcher misses about one draw in ten)."""
+    passes = [i for i, e in enumerate(events) if isinstance(e, Call) and e.word == "pass"
+              and i > 0 and isinstance(events[i - 1], Draw) and events[i - 1].seat == e.seat]
+    if not passes:
+        return None
+    index = rng.choice(passes)
+    return [e for i, e in enumerate(events) if i not in (index - 1, index)], events[index - 1].t
+
+
+PERTURBATIONS: dict[str, Perturbation] = {
+    "a draw": missed_draw,
+    "a pass call": missed_pass,
+    "a card's seat (null)": unseen_seat,
+    "a card read unsure": unsure_reading,
+    "a knock": missed_knock,
+    "a draw and its pass": missed_draw_and_pass,
+}
+"""What is removed or blurred, by name; the last is two observations of one missed turn."""
+
+StateAtCard = dict[float, tuple]
+
+
+def referee_round(setup_game: Game, events: Sequence[Event]) -> tuple[list[Ruling], StateAtCard]:
+    """The penalties a round gets (as `replay` gives them: the events are in time order) and
+    what the referee believes after each card: turn, direction, top card, colour."""
+    game = setup_game
+    penalties: list[Ruling] = []
+    states: StateAtCard = {}
+    for event in events:
+        penalties += [r for r in game.observe(event) if r.is_penalty]
+        if isinstance(event, CardPlayed):
+            s = game.state
+            states[event.t] = (s.turn, s.direction, s.top, s.active_color)
+    if events:
+        end = events[-1].t + game.rules.knock_after_s
+        penalties += [r for r in game.advance(end) if r.is_penalty]
+    return penalties, states
+
+
+def cards_to_step(truth: StateAtCard, seen: StateAtCard, since: float) -> int:
+    """How many cards after the perturbation at `since` the referee needs until its belief
+    matches the untouched round's for good: 0 when it never left step, 1 when the next card
+    put it right, 2 when the one after, and so on. (A card changed at `since` is the
+    perturbation itself, not one of the cards counted.)"""
+    after = sorted(t for t in truth if t > since)
+    apart = [index for index, t in enumerate(after) if seen.get(t) != truth[t]]
+    if apart:
+        return apart[-1] + 2
+    return 1 if since in truth and seen.get(since) != truth[since] else 0
+
+
+@dataclass(slots=True)
+class KindResult:
+    """Totals over the rounds one kind of perturbation applied to."""
+
+    rounds: int = 0
+    penalties: int = 0
+    unsure: int = 0
+    """Penalties below `announce_min_confidence`: shown to the table as "check"."""
+    worst_round: int = 0
+    worst_sure_round: int = 0
+    steps_total: int = 0
+    worst_steps: int = 0
+
+    def add(self, penalties: list[Ruling], steps: int, bar: float) -> None:
+        sure = [p for p in penalties if (p.confidence or 1.0) >= bar]
+        self.rounds += 1
+        self.penalties += len(penalties)
+        self.unsure += len(penalties) - len(sure)
+        self.worst_round = max(self.worst_round, len(penalties))
+        self.worst_sure_round = max(self.worst_sure_round, len(sure))
+        self.steps_total += steps
+        self.worst_steps = max(self.worst_steps, steps)
+
+
+def measure(games: int, seed: int = 0, rules: RuleSet | None = None
+            ) -> tuple[KindResult, dict[str, KindResult]]:
+    """Referee `games` simulated rounds untouched and once per kind of perturbation."""
+    rules = rules or RuleSet()
+    bar = rules.announce_min_confidence
+    untouched = KindResult()
+    kinds = {name: KindResult() for name in PERTURBATIONS}
+    for number in range(games):
+        simulated: SimulatedRound = simulate_round(seed * 1_000_003 + number)
+        setup = simulated.setup
+        variant = type(setup.new_game())
+        fresh = partial(variant, setup.players, setup.dealer, rules)
+        truth_penalties, truth = referee_round(fresh(), simulated.events)
+        untouched.add(truth_penalties, 0, bar)
+        for name, perturb in PERTURBATIONS.items():
+            rng = random.Random(f"{seed}/{number}/{name}")
+            perturbed = perturb(rng, simulated.events)
+            if perturbed is None:
+                continue
+            events, since = perturbed
+            penalties, seen = referee_round(fresh(), events)
+            kinds[name].add(penalties, cards_to_step(truth, seen, since), bar)
+    return untouched, kinds
+
+
+def table(untouched: KindResult, kinds: dict[str, KindResult], games: int) -> str:
+    """The report as a Markdown table."""
+    lines = [
+        f"{games} simulated legal rounds (3-6 players), one observation removed or blurred "
+        "per round:",
+        "",
+        "| missed | rounds | wrongful penalties / round | of them \"check\" | most in a round "
+        "(said aloud) | cards to be back in step: mean | most |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+
+    def row(name: str, r: KindResult) -> str:
+        n = max(1, r.rounds)
+        return (f"| {name} | {r.rounds} | {r.penalties / n:.3f} | {r.unsure / n:.3f} | "
+                f"{r.worst_round} ({r.worst_sure_round}) | {r.steps_total / n:.2f} | "
+                f"{r.worst_steps} |")
+
+    lines.append(row("nothing", untouched))
+    lines += [row(name, result) for name, result in kinds.items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m referee.robustness",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=1000, help="rounds to simulate")
+    parser.add_argument("--seed", type=int, default=0, help="which rounds (deterministic)")
+    args = parser.parse_args(argv)
+    untouched, kinds = measure(args.games, args.seed)
+    print(table(untouched, kinds, args.games))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,226 @@
+"""The decisions of docs/missed-observations.md, one scenario each: what the referee assumes
+when play only makes sense if it missed something, and what stays a penalty."""
+
+import pytest
+
+from referee.rules import RuleSet
+
+from scenario_helpers import call, card, draw, infos, knock, penalties, referee, removed, turns
+
+
+def penalty_rulings(rulings):
+    return [r for r in rulings if r["kind"] == "ruling"]
+
+
+# Implied passes ------------------------------------------------------------------------------
+
+def test_a_turn_holder_who_drew_passed_when_the_next_seat_plays():
+    rulings = referee(card(1, "r_5", 0), draw(2, 1), card(4, "r_2", 2))
+    assert penalties(rulings) == []
+    assert turns(rulings) == [1, 2, 3]
+    assert "Seat 1 took a card and passed" in infos(rulings, "turn")[1]["message"]
+
+
+def test_a_card_taken_to_pay_a_penalty_also_counts_for_the_implied_pass():
+    # Seat 1 owes two penalty cards; it takes one on its turn and seat 2 plays: it passed.
+    rulings = referee(card(1, "r_5", 0), card(2, "g_7", 1), card(3, "g_5", 2),
+                      card(5, "g_6", 3), card(6, "g_8", 0), draw(7, 1), card(8, "g_9", 2))
+    assert penalties(rulings) == [("illegal_card", 1)]
+
+
+def test_after_bruno_s_three_cards_half_seen_the_next_seat_may_play():
+    # The silent Bruno draw moves the turn at three cards; two were seen.
+    rulings = referee(card(1, "r_5", 0), call(1.5, "bruno", 1), draw(2, 1), draw(2.5, 1),
+                      card(4, "r_2", 2))
+    assert penalties(rulings) == []
+    assert turns(rulings)[-1] == 3
+
+
+def test_a_spoken_pass_still_passes_the_turn():
+    rulings = referee(card(1, "r_5", 0), draw(2, 1), call(3, "pass", 1), card(4, "r_2", 2))
+    assert penalties(rulings) == [] and turns(rulings) == [1, 2, 3]
+
+
+def test_after_a_seg_call_the_next_seat_plays():
+    rulings = referee(card(1, "r_5", 0), call(4, "seg", 3), draw(5, 1), draw(6, 1),
+                      card(7, "r_6", 2))
+    assert penalties(rulings) == [("too_slow", 1)]
+    assert turns(rulings) == [1, 2, 3]
+
+
+def test_the_next_seat_drawing_and_passing_after_the_turn_holder_drew():
+    rulings = referee(card(1, "r_5", 0), draw(2, 1), draw(3, 2), call(4, "pass", 2),
+                      card(5, "r_7", 3))
+    assert penalties(rulings) == []
+    assert turns(rulings) == [1, 2, 3, 0]
+
+
+def test_a_pass_from_the_next_seat_ends_the_turn_before_it_even_without_a_draw_seen():
+    rulings = referee(card(1, "r_5", 0), call(3, "pass", 2), card(5, "r_7", 3))
+    assert penalties(rulings) == []
+    assert "Seat 1 must have passed" in infos(rulings, "turn")[1]["message"]
+
+
+def test_implied_passes_can_be_switched_off():
+    rulings = referee(card(1, "r_5", 0), draw(2, 1), card(4, "r_2", 2), implied_pass=False)
+    assert penalties(rulings) == [("out_of_turn", 2)]
+
+
+# What stays a penalty, and how sure it is ----------------------------------------------------
+
+def test_the_next_seat_playing_before_any_draw_is_out_of_turn_but_unsure():
+    rulings = referee(card(1, "r_5", 0), card(2, "r_6", 2))
+    (ruling,) = penalty_rulings(rulings)
+    assert (ruling["rule"], ruling["seat"]) == ("out_of_turn", 2)
+    assert ruling["confidence"] == RuleSet().missed_draw_confidence
+    assert ruling["confidence"] < RuleSet().announce_min_confidence
+
+
+def test_a_seat_further_on_playing_out_of_turn_is_a_sure_penalty():
+    (ruling,) = penalty_rulings(referee(card(1, "r_5", 0), card(2, "r_6", 3)))
+    assert ruling["rule"] == "out_of_turn" and ruling["confidence"] == 1.0
+
+
+def test_the_missed_draw_confidence_is_a_setting():
+    (ruling,) = penalty_rulings(referee(card(1, "r_5", 0), card(2, "r_6", 2),
+                                        missed_draw_confidence=0.9))
+    assert ruling["confidence"] == 0.9
+
+
+def test_a_card_that_does_not_match_stays_an_illegal_card_with_its_reading_confidence():
+    (ruling,) = penalty_rulings(referee(card(1, "r_5", 0), card(2, "g_7", 1, confidence=0.8)))
+    assert ruling["rule"] == "illegal_card" and ruling["confidence"] == 0.8
+
+
+def test_a_missed_knock_stays_a_penalty_with_the_confidence_of_the_card_reading():
+    (ruling,) = penalty_rulings(referee(card(1, "r_5", 0), card(2, "r_0", 1, confidence=0.7)))
+    assert ruling["rule"] == "missed_knock" and ruling["confidence"] == 0.7
+
+
+def test_every_penalty_carries_a_confidence_between_zero_and_one():
+    rulings = referee(card(1, "r_5", 0), card(2, "g_7", 1), card(3, "g_8", 3),
+                      call(4, "uno", 2), card(5, "g_0", 3))
+    assert penalty_rulings(rulings)
+    for ruling in penalty_rulings(rulings):
+        assert list(ruling)[-2:] == ["confidence", "message"]
+        assert 0 <= ruling["confidence"] <= 1
+
+
+# Following the table after a card out of turn -------------------------------------------------
+
+def test_when_play_goes_on_from_a_card_out_of_turn_the_referee_follows_with_one_penalty():
+    # Seat 1 drew and passed unseen and unheard; seat 2 plays, then 3, 0, 1 as at the table.
+    rulings = referee(card(1, "r_5", 0), card(3, "r_6", 2), card(4, "r_7", 3),
+                      card(5, "r_8", 0), card(6, "r_9", 1))
+    assert penalties(rulings) == [("out_of_turn", 2)]
+    assert turns(rulings)[-1] == 2
+    assert "Play went on from the red 6" in infos(rulings, "turn")[1]["message"]
+
+
+def test_without_following_the_table_every_later_card_is_out_of_turn():
+    rulings = referee(card(1, "r_5", 0), card(3, "r_6", 2), card(4, "r_7", 3),
+                      card(5, "r_8", 0), follow_the_table=False)
+    assert penalties(rulings) == [("out_of_turn", 2), ("out_of_turn", 3), ("out_of_turn", 0)]
+
+
+def test_following_the_table_applies_the_card_s_effect():
+    # Seat 2's skip out of turn, then seat 0 plays: the skip counted at the table.
+    rulings = referee(card(1, "r_5", 0), card(3, "r_skip", 2), card(4, "r_7", 0),
+                      card(5, "r_8", 1))
+    assert penalties(rulings) == [("out_of_turn", 2)]
+
+
+def test_the_seat_a_draw_card_out_of_turn_hits_taking_its_cards_shows_the_table_went_on():
+    # Three players: seat 1 passed unseen; seat 2's draw two hits seat 0, who takes two.
+    rulings = referee(card(1, "r_5", 0), card(3, "r_draw_2", 2), draw(4, 0), draw(4.5, 0),
+                      card(6, "r_3", 1), card(7, "r_4", 2), players=3)
+    assert penalties(rulings) == [("out_of_turn", 2)]
+    assert "Play went on from the red draw two; seat 1 to play." in [
+        r["message"] for r in infos(rulings, "turn")]
+
+
+def test_the_turn_holder_playing_on_a_card_out_of_turn_is_p4_and_must_match_it():
+    rulings = referee(card(1, "r_5", 0), card(2, "g_5", 3), card(3, "r_1", 1))
+    assert penalties(rulings) == [("out_of_turn", 3), ("illegal_card", 1)]
+
+
+def test_a_reverse_out_of_turn_from_the_next_seat_then_the_table_goes_the_other_way():
+    # Seat 1 passed unseen; seat 2's reverse was a play; seat 1 plays, then seat 0.
+    rulings = referee(card(1, "r_5", 0), card(3, "r_reverse", 2), card(4, "r_7", 1),
+                      card(5, "r_8", 0), card(6, "r_9", 3))
+    assert penalties(rulings) == [("out_of_turn", 2)]
+    assert turns(rulings)[-1] == 2
+    assert any("other way round" in r["message"] for r in infos(rulings, "turn"))
+
+
+def test_after_a_reverse_out_of_turn_play_going_on_as_p4_says_is_no_penalty_either():
+    rulings = referee(card(1, "r_5", 0), card(3, "r_reverse", 2), card(4, "r_7", 1),
+                      card(5, "r_8", 2), card(6, "r_9", 3))
+    assert penalties(rulings) == [("out_of_turn", 2)]
+
+
+# A take-back the camera missed ----------------------------------------------------------------
+
+def test_a_seat_that_plays_again_on_the_card_beneath_its_illegal_card_took_it_back():
+    rulings = referee(card(1, "r_5", 0), card(2, "g_7", 1), card(4, "r_7", 1),
+                      card(5, "r_8", 2))
+    assert penalties(rulings) == [("illegal_card", 1)]
+    assert any("must have been taken back" in r["message"] for r in infos(rulings, "turn"))
+
+
+def test_a_take_back_seen_gives_the_same_rulings_but_the_message():
+    seen = referee(card(1, "r_5", 0), card(2, "g_7", 1), removed(3, "g_7"), card(4, "r_7", 1),
+                   card(5, "r_8", 2))
+    unseen = referee(card(1, "r_5", 0), card(2, "g_7", 1), card(4, "r_7", 1), card(5, "r_8", 2))
+    assert penalties(seen) == penalties(unseen)
+    assert turns(seen) == turns(unseen)
+
+
+def test_without_assuming_take_backs_the_second_card_is_a_second_penalty():
+    rulings = referee(card(1, "r_5", 0), card(2, "g_7", 1), card(4, "r_7", 1),
+                      assume_missed_take_back=False)
+    # (a red 7 after the green 7 in one turn: B5)
+    assert penalties(rulings) == [("illegal_card", 1), ("same_number_two_colors", 1)]
+
+
+# Cards read unsure ------------------------------------------------------------------------------
+
+def test_after_a_card_read_unsure_the_next_card_says_whose_turn_it_is():
+    # The "r_6" may have been a skip: seat 3 plays next, then seat 0.
+    rulings = referee(card(1, "r_5", 0), card(2, "r_6", 1, confidence=0.3), card(3, "r_2", 3),
+                      card(4, "r_3", 0))
+    assert penalties(rulings) == []
+
+
+def test_a_card_identical_to_a_top_card_read_unsure_owes_no_knock():
+    rulings = referee(card(1, "r_5", 0), card(2, "r_6", 1, confidence=0.3), card(3, "r_6", 3),
+                      card(6, "r_3", 0))
+    assert penalties(rulings) == []
+
+
+def test_a_draw_card_read_unsure_makes_nobody_owe_cards():
+    rulings = referee(card(1, "r_5", 0), card(2, "r_draw_2", 1, confidence=0.3))
+    assert infos(rulings, "draw_due") == []
+
+
+def test_a_card_read_unsure_that_may_have_been_a_reverse_direction_follows_the_table():
+    # The "r_6" was a reverse: seat 0 plays, then seat 3.
+    rulings = referee(card(1, "r_5", 0), card(2, "r_6", 1, confidence=0.3), card(3, "r_2", 0),
+                      card(4, "r_3", 3), card(5, "r_4", 2))
+    assert penalties(rulings) == []
+    assert turns(rulings)[-1] == 1
+
+
+# Settings ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, value", [
+    ("implied_pass", False), ("follow_the_table", False), ("assume_missed_take_back", False),
+    ("missed_draw_confidence", 0.3), ("announce_min_confidence", 0.9),
+])
+def test_the_decisions_are_rule_settings_by_name(name, value):
+    assert getattr(RuleSet().with_overrides({name: value}), name) == value
+
+
+def test_an_unseen_knock_window_is_not_an_assumption_a_knock_still_counts_late():
+    rulings = referee(card(1, "r_5", 0), card(2, "r_0", 1), knock(3.4), card(4, "r_7", 2))
+    assert penalties(rulings) == []
