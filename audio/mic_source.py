@@ -68,14 +68,20 @@ class SampleRing:
         return start_index, samples
 
 
+class NoPortAudio(AudioSourceError):
+    """The PortAudio library is missing, so no microphone can be opened. The message advises
+    a recording instead of --mic (`bruno live`, `bruno listen`); a command whose option for a
+    recording is another says so with `NO_PORTAUDIO` and its own."""
+
+
+NO_PORTAUDIO = "no PortAudio library: install it (Debian/Ubuntu: apt-get install libportaudio2)"
+
+
 def _import_sounddevice():
     try:
         import sounddevice
     except OSError as error:  # the module exists but libportaudio is missing
-        raise AudioSourceError(
-            "no PortAudio library: install it (Debian/Ubuntu: apt-get install libportaudio2) "
-            "or give a recording instead of --mic"
-        ) from error
+        raise NoPortAudio(f"{NO_PORTAUDIO} or give a recording instead of --mic") from error
     except ImportError as error:
         raise AudioSourceError(
             "the sounddevice package is missing: pip install sounddevice"

@@ -1,12 +1,19 @@
 """The `bruno` command line. Each subcommand lives in its own module under `bruno.commands`
-and is registered here with one line."""
+and is registered here with one line.
+
+Every error, ours (`UserError`) and the command line's own (a bad option value, a missing
+argument, an unknown option), is one line on stderr, `bruno: error: ...`, with exit code 2.
+"""
 
 from __future__ import annotations
 
 import sys
+from typing import Annotated
 
 import typer
+import typer.core
 
+import bruno
 from bruno.commands import (
     calibrate,
     calibrate_camera,
@@ -19,6 +26,16 @@ from bruno.commands import (
 )
 from bruno.errors import UserError
 
+
+def _click_error(name: str) -> type[Exception]:
+    """The command line parser's own error class `name` (click's, vendored or not, as the typer
+    installed has it), found through the public `typer.BadParameter`."""
+    return next(k for k in typer.BadParameter.__mro__ if k.__name__ == name)
+
+
+UsageError = _click_error("UsageError")
+ClickException = _click_error("ClickException")
+
 app = typer.Typer(
     name="bruno",
     help="A table referee for Bruno, the fast Swedish UNO variant.",
@@ -28,9 +45,33 @@ app = typer.Typer(
 )
 
 
+def _print_version(asked: bool) -> None:
+    if asked:
+        typer.echo(f"bruno {bruno.__version__}")
+        raise typer.Exit()
+
+
 @app.callback()
-def _root() -> None:
+def _root(
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print the version and exit.")] = False,
+) -> None:
     """Referee a Bruno game from a camera and a microphone, or review recorded footage."""
+
+
+def _no_type_for_flags(display_type_rich):
+    """Typer's help shows a `<bool>` type beside every flag (`--json <bool>`); a flag takes no
+    value, so it shows none."""
+
+    def shown(self, ctx):
+        return None if self.is_flag else display_type_rich(self, ctx)
+
+    return shown
+
+
+typer.core.TyperOption.display_type_rich = _no_type_for_flags(
+    typer.core.TyperOption.display_type_rich)
 
 
 app.command("replay")(replay.replay)
@@ -43,13 +84,30 @@ app.command("demo")(demo.demo)
 app.command("live")(live.live)
 
 
-def main() -> None:
-    """Console entry point: user errors become one line on stderr and exit code 2."""
+def main(args: list[str] | None = None) -> None:
+    """Console entry point: user errors and usage errors become one line on stderr and exit
+    code 2."""
     try:
-        app()
+        code = app(args=args, prog_name="bruno", standalone_mode=False)
     except UserError as error:
-        print(f"bruno: error: {error}", file=sys.stderr)
+        _error(str(error))
         sys.exit(error.exit_code)
-    except KeyboardInterrupt:
+    except UsageError as error:
+        if type(error).__name__ == "NoArgsIsHelpError":  # `bruno`, `bruno calibrate`
+            typer.echo(error.format_message())
+            sys.exit(2)
+        ctx = getattr(error, "ctx", None)
+        where = ctx.command_path if ctx is not None else "bruno"
+        _error(f"{error.format_message()} (see `{where} --help`)")
+        sys.exit(2)
+    except ClickException as error:
+        _error(error.format_message())
+        sys.exit(2)
+    except (KeyboardInterrupt, typer.Abort):
         print("bruno: interrupted", file=sys.stderr)
         sys.exit(130)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+def _error(message: str) -> None:
+    print("bruno: error: " + " ".join(message.split()), file=sys.stderr)

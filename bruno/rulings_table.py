@@ -24,6 +24,11 @@ def add_ruling_row(table: Table, ruling: dict, style: str = "") -> None:
                   ruling.get("ref") or "", ruling["message"], style=style)
 
 
+def counted(count: int, noun: str, plural: str | None = None) -> str:
+    """'1 penalty', '2 penalties', '0 plays': a count with its noun in the right number."""
+    return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
 def penalty_summary(penalties: list[dict]) -> str:
     """'seat 0: 4, seat 2: 2, unseen: 2': the cards each seat has to take, seats in order and
     the unseen last."""

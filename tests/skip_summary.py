@@ -23,6 +23,7 @@ NEEDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"fonts-dejavu|DejaVu", re.I), "fonts-dejavu-core"),
     (re.compile(r"selenium", re.I), "selenium (pip install -e '.[dev]')"),
     (re.compile(r"card model", re.I), "the card model (models/cards.onnx)"),
+    (re.compile(r"setuptools", re.I), "setuptools>=77 (pip install -e '.[dev]')"),
 )
 """What a skip reason says is missing, first match wins (a test that needs both the shared data
 and the card model counts once, for the data); a reason none of them matches is quoted."""

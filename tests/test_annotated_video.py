@@ -19,6 +19,7 @@ from bruno.review.annotated_video import (
     AnnotatedWriter,
     AnnotationError,
     Overlay,
+    OverlaySizes,
     Scene,
     draw_overlay,
     draw_scene,
@@ -53,7 +54,7 @@ def test_a_penalty_caption_is_drawn_while_due_and_gone_after():
     frame = np.full((H, W, 3), (40, 100, 30), np.uint8)
     during = draw_overlay(frame, OVERLAY, 1.5)
     after = draw_overlay(frame, OVERLAY, 9.0)
-    bottom = slice(H - 20, H - 5)
+    bottom = slice(H - 10, H - 3)  # the caption's band, at the bottom of the frame
     assert during[bottom, :, 2].mean() > after[bottom, :, 2].mean() + 40  # the red band
 
 
@@ -76,7 +77,7 @@ def test_the_annotated_video_keeps_every_frame_and_the_sound(tmp_path):
         frames = [f.to_ndarray(format="bgr24") for f in container.decode(video=0)]
     assert len(frames) == written
     caption_frame = frames[int(1.5 * FPS)]
-    assert caption_frame[H - 20:H - 5, :, 2].mean() > 120
+    assert caption_frame[H - 10:H - 3, :, 2].mean() > 120
 
 
 def test_footage_without_sound_is_annotated_without_sound(tmp_path):
@@ -130,7 +131,19 @@ def plain_scene(overlay: Overlay, t: float) -> Scene:
            if 0 <= t - r["t"] <= (PENALTY_CAPTION_S if r["kind"] == "ruling" else INFO_CAPTION_S)
            and (r["kind"] == "ruling" or r["rule"] in ("instick", "color", "round_over"))]
     captions = tuple((r["message"], r["kind"] == "ruling") for r in reversed(due[-3:]))
-    return Scene(pile[-1] if pile else None, arrows, knock, captions)
+    turn = None
+    for ruling in overlay.rulings:  # the latest turn line (the last of a time) up to t
+        if ruling["rule"] in ("turn", "round_over") and ruling["t"] <= t and (
+                turn is None or ruling["t"] >= turn["t"]):
+            turn = ruling
+    paused = None
+    for event in overlay.events:
+        if (event.kind == "round_end" or (event.kind == "call" and event.word in ("stop", "go"))
+                ) and event.t <= t and (paused is None or event.t >= paused.t):
+            paused = event
+    return Scene(pile[-1] if pile else None, arrows, knock, captions,
+                 turn.get("seat") if turn and turn["rule"] == "turn" else None,
+                 paused is not None and paused.kind == "call" and paused.word == "stop")
 
 
 TIMES = st.integers(0, 400).map(lambda n: n / 30)  # on the frame clock, so ties happen
@@ -141,11 +154,15 @@ EVENTS = st.lists(st.one_of(
     st.builds(lambda t, card: {"t": t, "kind": "card_removed", "card": card},
               TIMES, st.sampled_from(["r_7", "g_7"])),
     st.builds(lambda t: {"t": t, "kind": "knock"}, TIMES),
-    st.builds(lambda t: {"t": t, "kind": "round_end", "hands": {}}, TIMES)), max_size=30)
+    st.builds(lambda t: {"t": t, "kind": "round_end", "hands": {}}, TIMES),
+    st.builds(lambda t, word: {"t": t, "kind": "call", "seat": None, "word": word},
+              TIMES, st.sampled_from(["stop", "go", "bruno"]))), max_size=30)
 RULINGS = st.lists(st.builds(
-    lambda t, kind, rule, n: {"t": t, "kind": kind, "rule": rule, "message": f"ruling {n}"},
-    TIMES, st.sampled_from(["ruling", "info"]), st.sampled_from(["instick", "turn", "color"]),
-    st.integers(0, 99)), max_size=12)
+    lambda t, kind, rule, n: {"t": t, "kind": kind, "rule": rule, "seat": n % 4,
+                              "message": f"ruling {n}"},
+    TIMES, st.sampled_from(["ruling", "info"]),
+    st.sampled_from(["instick", "turn", "color", "round_over"]), st.integers(0, 99)),
+    max_size=12)
 
 
 @settings(max_examples=200, deadline=None)
@@ -217,3 +234,75 @@ def test_the_small_videos_picture_is_the_same_made_from_the_watchers_halving(tmp
                 assert np.array_equal(plane_pixels(a), plane_pixels(b))
     finally:
         writer.abandon()
+
+
+# --- readable at a glance (issue 24, item 10) ---------------------------------------------
+
+PAUSED = Overlay(
+    events=events_of([{"t": 1.0, "kind": "card", "card": "r_7", "seat": 0},
+                      {"t": 2.0, "kind": "call", "seat": 1, "word": "stop"},
+                      {"t": 5.0, "kind": "call", "seat": 1, "word": "go"}]),
+    rulings=[{"t": 1.0, "kind": "info", "rule": "turn", "seat": 2, "message": "Seat 2 to play."},
+             {"t": 6.0, "kind": "info", "rule": "turn", "seat": 3, "message": "Seat 3 to play."},
+             {"t": 7.0, "kind": "info", "rule": "round_over", "seat": 3,
+              "message": "Seat 3 went out."}],
+    pile_box=(0.4, 0.35, 0.6, 0.65),
+    seat_angles_deg=(90.0, 180.0, 270.0, 0.0),
+)
+
+
+def _drawn(overlay: Overlay, scene: Scene, w: int = 640, h: int = 360) -> np.ndarray:
+    """Where `scene` draws anything on a plain frame of w x h (a mask)."""
+    plain = np.full((h, w, 3), (150, 160, 140), np.uint8)
+    image = plain.copy()
+    draw_scene(image, overlay, scene)
+    return np.abs(image.astype(int) - plain.astype(int)).sum(axis=2) > 30
+
+
+def _red(image: np.ndarray) -> np.ndarray:
+    b, g, r = (image[..., i].astype(int) for i in range(3))
+    return (r > 150) & (g < 80) & (b < 80)
+
+
+def test_a_stop_pause_shows_a_stop_banner_until_go():
+    assert [scene_at(PAUSED, t).paused for t in (1.5, 2.0, 3.5, 4.9, 5.0, 6.0)] == [
+        False, True, True, True, False, False]
+    frame = np.full((360, 640, 3), (150, 160, 140), np.uint8)
+    during, after = draw_overlay(frame, PAUSED, 3.5), draw_overlay(frame, PAUSED, 5.5)
+    top_middle = (slice(40, 110), slice(200, 440))
+    assert _red(during[top_middle]).mean() > 0.3 and not _red(after[top_middle]).any()
+    edges = np.concatenate([during[:3].reshape(-1, 3), during[-3:].reshape(-1, 3)])
+    assert _red(edges[None]).mean() > 0.9  # the frame's edge is red all round while paused
+
+
+def test_whose_turn_it_is_is_marked_from_the_referees_turn_rulings():
+    assert [scene_at(PAUSED, t).turn for t in (0.5, 1.0, 5.9, 6.0, 7.0)] == [
+        None, 2, 2, 3, None]
+    seat2 = _drawn(PAUSED, Scene(None, (), False, (), turn=2))
+    seat3 = _drawn(PAUSED, Scene(None, (), False, (), turn=3))
+    nobody = _drawn(PAUSED, Scene(None, (), False, ()))
+    # A marker on the player's side of the frame: seat 2 at the top, seat 3 on the right.
+    top_edge, right_edge = (slice(0, 40), slice(280, 360)), (slice(140, 220), slice(600, 640))
+    assert (seat2 & ~nobody)[top_edge].sum() > 50 and not (seat2 & ~nobody)[right_edge].any()
+    assert (seat3 & ~nobody)[right_edge].sum() > 50 and not (seat3 & ~nobody)[top_edge].any()
+    # ... and "seat N to play" under the top card badge (top left).
+    assert (seat2 & ~nobody)[40:90, :150].sum() > 200
+
+
+def _label_height(w: int, h: int) -> int:
+    """The height of seat 1's label drawn on a w x h frame: seat 1 sits on the left, and its
+    label is beyond the tail of its arrow (which reaches 0.42 of the frame's height)."""
+    overlay = Overlay([], [], (0.4, 0.35, 0.6, 0.65), (90.0, 180.0, 270.0, 0.0))
+    label = _drawn(overlay, Scene(None, (1,), False, ()), w, h)
+    bare = _drawn(overlay, Scene(None, (), False, ()), w, h)
+    beyond_tail = int(w / 2 - 0.42 * h) - 2
+    rows = np.nonzero((label & ~bare)[:, :beyond_tail].any(axis=1))[0]
+    return int(rows.max() - rows.min() + 1)
+
+
+def test_seat_labels_are_readable_and_scale_with_the_frame():
+    small, full = OverlaySizes(640, 360), OverlaySizes(1280, 720)
+    assert small.label_px >= 0.035 * 360 and full.label_px == 2 * small.label_px
+    height_small, height_full = _label_height(640, 360), _label_height(1280, 720)
+    assert height_small >= 0.05 * 360  # the label's box: the text and its margin
+    assert 1.8 <= height_full / height_small <= 2.2

@@ -166,9 +166,9 @@ NOTES_ONLY_PENALTIES = ("wrong_call", "too_slow")
 def test_the_demo_without_its_notes_gives_every_penalty_that_needs_no_notes():
     from bruno.demo_files import NOTES as DEMO_NOTES
     from bruno.demo_files import TRUTH
-    from synth.demo_footage import expected_rulings
     from referee.eventlog import read_event_log
     from referee.session import replay
+    from synth.demo_footage import expected_rulings
 
     def penalties(rulings):
         return [(r["t"], r["rule"], r["seat"], r["card"]) for r in rulings

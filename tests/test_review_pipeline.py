@@ -8,6 +8,7 @@ import pytest
 
 from bruno.review.pipeline import ReviewError, review_footage
 from vision.card_readers import TruthReader
+from vision.frames import video_duration_s
 
 from table_helpers import MISSED_KNOCK_GAME, render_clip
 
@@ -31,6 +32,11 @@ def test_the_review_folder_rules_on_what_the_footage_shows(rendered, tmp_path):
     assert saved == outcome.rulings
     page = outcome.files["report.html"].read_text()
     assert page.count("data:image/jpeg;base64,") == 1 and "knock window" in page
+    # The report's duration is the video's, not its last event's (issue 24, item 6).
+    length = video_duration_s(clip)
+    assert length > max(e.t for e in outcome.events) + 0.5
+    minutes, seconds = divmod(length, 60)
+    assert f"<th>Duration</th><td>{int(minutes)}:{seconds:04.1f}</td>" in page
     assert outcome.files["annotated.mp4"].stat().st_size > 10_000
 
 
@@ -137,3 +143,16 @@ def test_a_video_without_sound_says_on_stderr_that_the_knock_rules_were_not_chec
         assert said[0].startswith(f"bruno: warning: {silent} has no sound track")
         assert "knock rules (B7 instick, B8 zeros, B10 going out)" in said[0]
         assert "no sound track" not in result.stdout  # stdout is the contract's (or the summary)
+
+
+def test_bruno_review_takes_rule_settings_with_set(rendered, tmp_path):
+    clip, profile, _ = rendered
+    result = bruno("review", clip, "--profile", profile, "--events-only", "--json",
+                   "--cards-from", clip.with_suffix(".truth.jsonl"),
+                   "--set", "seg_after_s=8", "--set", "knock_after_s=1.5")
+    assert result.returncode == 0, result.stderr
+    game = json.loads(result.stdout.splitlines()[0])
+    assert game["seg_after_s"] == 8 and game["knock_after_s"] == 1.5
+    result = bruno("review", clip, "--set", "no_such_rule=1", "--out", tmp_path)
+    assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
+    assert "unknown setting 'no_such_rule'" in result.stderr

@@ -1,20 +1,33 @@
 """Card crops -> token probabilities with the shipped ONNX model (onnxruntime; no torch).
 
-The model (`models/cards.onnx`, trained by `models/train_cards.py`) takes white-balanced crops
-from `vision.rectify` and returns calibrated probabilities over the 54 card tokens and
-`not_card`. Its label list is read from the model's own metadata, so model and code cannot
-disagree about the order.
+The model (`models/cards.onnx`, trained by `models/train_cards.py`) is package data of the
+`models` package, found with importlib.resources, so a wheel install has it as a checkout
+does (only the package's empty `__init__` is loaded, never the training recipe). It takes
+white-balanced crops from `vision.rectify` and returns calibrated probabilities over the 54
+card tokens and `not_card`. Its label list is read from the model's own metadata, so model
+and code cannot disagree about the order.
 """
 
 from __future__ import annotations
 
 import json
 from functools import lru_cache
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
-MODEL_PATH = Path(__file__).resolve().parents[1] / "models" / "cards.onnx"
+
+def shipped_model_path() -> Path:
+    """Where the installed `models` package keeps cards.onnx (the checkout's `models/` when
+    run from one); beside this package's folder when `models` cannot be imported."""
+    try:
+        return Path(str(resources.files("models").joinpath("cards.onnx")))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parents[1] / "models" / "cards.onnx"
+
+
+MODEL_PATH = shipped_model_path()
 NOT_CARD = "not_card"
 
 

@@ -337,7 +337,7 @@ def read_camera(device: int | str = 0, analysis_width: int = ANALYSIS_WIDTH_PX,
     time since `session_start_s` (default: when the camera opened). Stops when `stop()` is
     true; raises FrameSourceError when the camera is missing or stops delivering.
     """
-    capture = cv2.VideoCapture(device)
+    capture = _quietly_open(device)
     if not capture.isOpened():
         raise FrameSourceError(
             f"camera {device!r} cannot be opened; check it is plugged in and not in use, or "
@@ -356,6 +356,18 @@ def read_camera(device: int | str = 0, analysis_width: int = ANALYSIS_WIDTH_PX,
             index += 1
     finally:
         capture.release()
+
+
+def _quietly_open(device: int | str) -> cv2.VideoCapture:
+    """The camera opened with OpenCV's own log silenced: a missing camera would otherwise
+    print `[ WARN:0@0.113] ... cap_v4l.cpp` lines before our one-line error."""
+    logging = cv2.utils.logging
+    level = logging.getLogLevel()
+    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+    try:
+        return cv2.VideoCapture(device)
+    finally:
+        logging.setLogLevel(level)
 
 
 def read_image(path: str | Path, analysis_width: int = ANALYSIS_WIDTH_PX) -> Frame:

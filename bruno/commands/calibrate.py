@@ -21,6 +21,7 @@ from audio.calibration import (
     measure_mic,
 )
 from audio.detector import DETECTOR_RATE_HZ
+from audio.mic_source import NO_PORTAUDIO, NoPortAudio
 from bruno.errors import UserError
 from calibration.profile import ProfileError, save_mic_section
 
@@ -49,6 +50,9 @@ def mic(
         blocks = _recorded(recording) if recording else _live(device, json_out)
         measurement = measure_mic(blocks, device=device if recording is None else None)
         save_mic_section(profile, measurement.profile)
+    except NoPortAudio:
+        raise UserError(f"{NO_PORTAUDIO}, or measure a recording of the protocol with "
+                        "--from RECORDING") from None
     except (AudioSourceError, CalibrationError, ProfileError) as error:
         raise UserError(str(error)) from None
     _report(measurement, profile, json_out)

@@ -22,7 +22,13 @@ from vision.camera_calibration import (
     propose_camera_in_plane,
     table_plane_from_corners,
 )
-from vision.frames import FrameSourceError, frame_from_image, read_camera
+from vision.frames import (
+    IMAGE_SUFFIXES,
+    FrameSourceError,
+    frame_from_image,
+    read_camera,
+    video_duration_s,
+)
 from vision.table_plane import PlaneRectifier
 
 VIDEO_FRAME_AT_S = 3.0
@@ -66,6 +72,8 @@ def camera(
 ) -> None:
     """Propose the discard-pile and draw-pile regions and the seat directions; save them."""
     angles = _parse_angles(seat_angles, players)
+    if source is not None:
+        _check_at(source, at)
     try:
         # From a video, several frames a second apart (an arm may cover a draw pile in one).
         images = footage_frames(str(source), at) if source else [_live(device)]
@@ -134,12 +142,30 @@ def _parse_angles(text: str | None, players: int) -> tuple[float, ...] | None:
     return angles
 
 
+def _check_at(source: Path, at: float) -> None:
+    """`--at` inside the video (a photo has no time): one line when it is not."""
+    if str(source).lower().endswith(IMAGE_SUFFIXES) or not source.is_file():
+        return
+    try:
+        duration = video_duration_s(source)
+    except FrameSourceError as error:
+        raise UserError(str(error)) from None
+    if at < 0 or (duration is not None and at >= duration):
+        length = f"only {duration:.1f} s long" if duration is not None else "shorter"
+        raise UserError(f"--at {at:g}: {source} is {length}; give --at a moment inside it"
+                        + (f" (0 to {duration:.1f})" if duration is not None else ""))
+
+
 def _live(device: str):
     source = int(device) if device.isdigit() else device
     started = time.monotonic()
     image = None
-    for frame in read_camera(source):
-        image = frame.full()
-        if time.monotonic() - started >= LIVE_WARMUP_S:
-            break
+    try:
+        for frame in read_camera(source):
+            image = frame.full()
+            if time.monotonic() - started >= LIVE_WARMUP_S:
+                break
+    except FrameSourceError as error:
+        raise FrameSourceError(f"{error}, or calibrate from a photo or video of the table "
+                               "with --from RECORDING") from None
     return image

@@ -18,7 +18,7 @@ from rich.markup import escape
 
 from bruno.demo_files import NOTES, ROOM, VIDEO
 from bruno.errors import UserError
-from bruno.rulings_table import add_ruling_row, penalty_summary, rulings_table
+from bruno.rulings_table import add_ruling_row, counted, penalty_summary, rulings_table
 from referee.eventlog import dumps
 from referee.events import Event
 
@@ -99,6 +99,7 @@ def _print_rulings(rulings: list[dict], events: list[Event]) -> None:
         add_ruling_row(table, ruling, style="bold red" if penalty else "")
     console.print(table)
     penalties = [r for r in rulings if r["kind"] == "ruling"]
-    console.print(f"[bold]{len(penalties)} penalties[/] in {len(rulings)} rulings "
-                  f"({len(rulings) - len(shown)} turn lines not shown). "
+    console.print(f"[bold]{counted(len(penalties), 'penalty', 'penalties')}[/] in "
+                  f"{counted(len(rulings), 'ruling')} "
+                  f"({counted(len(rulings) - len(shown), 'turn line')} not shown). "
                   + ("Penalty cards: " + penalty_summary(penalties) if penalties else ""))

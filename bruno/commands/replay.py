@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from bruno.errors import UserError
-from bruno.rulings_table import add_ruling_row, penalty_summary, rulings_table
+from bruno.rulings_table import add_ruling_row, counted, penalty_summary, rulings_table
 from referee.eventlog import EventLogError, GameSetup, dumps, read_event_log
 from referee.events import EventError
 from referee.rulings import Ruling
@@ -69,6 +69,7 @@ def print_rulings(setup: GameSetup, rulings: list[Ruling], source: str) -> None:
         add_ruling_row(table, ruling.to_dict(), style)
     console.print(table)
     penalties = [r for r in rulings if r.is_penalty]
-    console.print(f"[bold]{len(penalties)} penalties[/] in {len(rulings)} rulings.")
+    console.print(f"[bold]{counted(len(penalties), 'penalty', 'penalties')}[/] in "
+                  f"{counted(len(rulings), 'ruling')}.")
     if penalties:
         console.print("Penalty cards: " + penalty_summary([r.to_dict() for r in penalties]))

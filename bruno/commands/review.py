@@ -17,12 +17,13 @@ from rich.markup import escape
 from rich.table import Table
 
 from bruno.commands.card_reader import card_reader
+from bruno.commands.replay import parse_settings
 from bruno.errors import UserError
 from bruno.review.footage import review_video
 from bruno.review.pipeline import ReviewError, prepare_review
 from calibration.profile import ProfileError
-from referee.eventlog import dumps
-from referee.events import in_time_order
+from referee.eventlog import GameSetup, dumps
+from referee.events import EventError, in_time_order
 from vision.frames import FrameSourceError
 
 
@@ -63,21 +64,32 @@ def review(
         "--full-size-video", help="The annotated video at the footage's own size and frame "
         "rate (default: half its width and height, at most 960x540 and 30 frames a second; "
         "full size takes about twice as long).")] = False,
+    setting: Annotated[list[str] | None, typer.Option(
+        "--set", metavar="NAME=VALUE", help="A rule setting over the notes' game line, e.g. "
+        "--set seg_after_s=8 (JSON value), as for `bruno replay`.", show_default=False)
+    ] = None,
 ) -> None:
     """Review recorded games: events, rulings, an HTML report and an annotated video."""
+    settings = _checked_settings(setting or [])
+    _check_footage(footage)
+    if no_video and full_size_video:
+        raise UserError("--no-video and --full-size-video contradict each other; give one "
+                        "(--full-size-video for the video at the footage's size)")
     if not events_only:
         from bruno.review.run import review_files
 
         review_files(footage, out, card_reader(cards_from), profile=profile, players=players,
                      dealer=dealer, variant=variant, jobs=jobs, as_json=as_json, notes=notes,
-                     annotate=not no_video, full_size_video=full_size_video)
+                     annotate=not no_video, full_size_video=full_size_video,
+                     settings=settings)
         return
     if len(footage) != 1:
         raise UserError("--events-only takes one footage file at a time")
     footage = footage[0]
     try:
         prepared = prepare_review(footage, profile=profile, players=players, dealer=dealer,
-                                  variant=variant, notes=notes, event_log_only=True)
+                                  variant=variant, notes=notes, event_log_only=True,
+                                  settings=settings)
         read = card_reader(cards_from)
         result = review_video(footage, prepared.setup.camera, read, listen=prepared.sound)
     except (ReviewError, ProfileError, FrameSourceError) as error:
@@ -98,6 +110,24 @@ def review(
     if result.error:
         print(incomplete_line(footage, result.error), file=sys.stderr)
         raise SystemExit(INCOMPLETE_EXIT_CODE)
+
+
+def _checked_settings(items: list[str]) -> dict[str, object]:
+    """`--set` pairs, checked now (an unknown setting is one line before any video is read)."""
+    settings = parse_settings(items)
+    try:
+        GameSetup().with_overrides(settings=settings)
+    except EventError as error:
+        raise UserError(f"--set: {error}") from None
+    return settings
+
+
+def _check_footage(footage: list[Path]) -> None:
+    """A folder given as footage is named as one (the review takes video files)."""
+    for path in footage:
+        if path.is_dir():
+            raise UserError(f"{path}: is a folder; give the video files in it, e.g. "
+                            f"bruno review {path}/*.mp4")
 
 
 def _print_table(footage: Path, log: list[dict]) -> None:

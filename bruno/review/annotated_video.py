@@ -1,5 +1,7 @@
 """The annotated video of a review: the footage with the recognised top card, the seat arrow of
-each play, knocks, and rulings drawn on it as captions; the original sound is kept as it was.
+each play, whose turn it is, knocks, a STOP pause, and rulings drawn on it as captions; the
+original sound is kept as it was. Everything drawn is sized to the frame (`OverlaySizes`), so
+the small video (640x360 for 720p footage) reads at a glance as the full-size one does.
 
 Drawing is separate from seeing: this module only draws what review already found.
 """
@@ -24,7 +26,7 @@ import numpy as np
 
 from bruno.review.overlay_layer import OverlayLayer
 from referee.cards import token_words
-from referee.events import CardPlayed, CardRemoved, Event, Knock, RoundEnd
+from referee.events import Call, CardPlayed, CardRemoved, Event, Knock, RoundEnd
 from vision.frames import DECODER_OPTIONS, PlaneShrinker, media_time_s, plane_pixels
 
 ARROW_S = 1.5
@@ -88,6 +90,9 @@ class Overlay:
 
 CAPTIONED_INFO = ("instick", "color", "round_over")
 """Info rulings shown as captions (besides every penalty)."""
+TURN_RULES = ("turn", "round_over")
+"""The rulings that say whose turn it is: `turn` names the seat, `round_over` ends the turns
+until the next round's first `turn`."""
 
 _SLACK_S = 1e-6
 """Time windows are found by bisection this much wider, then checked exactly as written."""
@@ -126,10 +131,26 @@ class _Moments:
         self.captioned = _Timed([r for r in rulings
                                  if r["kind"] == "ruling" or r["rule"] in CAPTIONED_INFO],
                                 itemgetter("t"))
+        self.turns = _Timed([r for r in rulings if r["rule"] in TURN_RULES], itemgetter("t"))
+        self.pauses = _Timed([e for e in events if isinstance(e, RoundEnd)
+                              or (isinstance(e, Call) and e.word in ("stop", "go"))],
+                             _event_time)
 
     def top_card(self, t: float) -> str | None:
         passed = bisect_right(self.reached, t)
         return self.tops[passed - 1] if passed else None
+
+    def turn(self, t: float) -> int | None:
+        """The seat whose turn it is at `t`: the latest `turn` ruling's (None before the first,
+        and after the end of a round)."""
+        latest = self.turns.latest(t)
+        return latest.get("seat") if latest is not None and latest["rule"] == "turn" else None
+
+    def paused(self, t: float) -> bool:
+        """Whether the game stands in a STOP at `t`: a `stop` call, and no `go` (or end of the
+        round) since."""
+        latest = self.pauses.latest(t)
+        return isinstance(latest, Call) and latest.word == "stop"
 
 
 def _event_time(event: Event) -> float:
@@ -153,6 +174,19 @@ class _Timed:
         return self.items[bisect_left(self.items, t - before_s - _SLACK_S, key=key):
                           bisect_right(self.items, t + _SLACK_S, key=key)]
 
+    def latest(self, t: float):
+        """The last item (in the list's order) of those at or before `t` with the latest time;
+        None when there is none."""
+        key = self.time_of
+        items = self.items
+        if self.in_order:
+            items = items[:bisect_right(items, t + _SLACK_S, key=key)]
+        best = None
+        for item in items:
+            if key(item) <= t and (best is None or key(item) >= key(best)):
+                best = item
+        return best
+
 
 @dataclass(frozen=True)
 class Scene:
@@ -165,6 +199,10 @@ class Scene:
     knock: bool
     captions: tuple[tuple[str, bool], ...]
     """(message, is a penalty), bottom line first."""
+    turn: int | None = None
+    """The seat whose turn it is (the referee's latest `turn` ruling), None when unknown."""
+    paused: bool = False
+    """The game stands in a STOP (a `stop` call, no `go` yet)."""
 
 
 def scene_at(overlay: Overlay, t: float) -> Scene:
@@ -178,7 +216,8 @@ def scene_at(overlay: Overlay, t: float) -> Scene:
            if 0 <= t - r["t"] <= (PENALTY_CAPTION_S if r["kind"] == "ruling" else INFO_CAPTION_S)]
     captions = tuple((r["message"], r["kind"] == "ruling") for r in reversed(due[-3:]))
     # Through the overlay: the live dashboard's overlay shows the referee's own top card.
-    return Scene(overlay.top_card(t), arrows, knock, captions)
+    return Scene(overlay.top_card(t), arrows, knock, captions, moments.turn(t),
+                 moments.paused(t))
 
 
 def draw_overlay(image: np.ndarray, overlay: Overlay, t: float) -> np.ndarray:
@@ -188,23 +227,75 @@ def draw_overlay(image: np.ndarray, overlay: Overlay, t: float) -> np.ndarray:
     return out
 
 
+@dataclass(frozen=True)
+class OverlaySizes:
+    """How big everything is drawn on a frame of `width` x `height`, in pixels: text heights
+    are a share of the frame's height (the shorter side's share for an odd shape), so a label
+    reads the same on the small video as on the full-size one."""
+
+    width: int
+    height: int
+
+    @cached_property
+    def unit(self) -> float:
+        """1 at 640x360, 2 at 1280x720: the frame's size against the small video's."""
+        return max(0.5, min(self.width / 640, self.height / 360))
+
+    @property
+    def label_px(self) -> int:
+        """A seat's label and the turn badge: 4% of a 360-line frame (was 2% of it)."""
+        return round(14 * self.unit)
+
+    @property
+    def badge_px(self) -> int:
+        return round(14 * self.unit)
+
+    @property
+    def caption_px(self) -> int:
+        """A caption line at most (a long one is made smaller to fit the width)."""
+        return round(13 * self.unit)
+
+    @property
+    def stop_px(self) -> int:
+        return round(30 * self.unit)
+
+    @property
+    def line(self) -> int:
+        """The thickness of text strokes and outlines."""
+        return max(1, round(2 * self.unit))
+
+
 def draw_scene(out: np.ndarray, overlay: Overlay, scene: Scene) -> None:
     """Draw `scene` onto the BGR image `out`, in place."""
     h, w = out.shape[:2]
-    scale = max(0.45, w / 1280 * 0.9)
+    size = OverlaySizes(w, h)
+    unit = size.unit
     centre = _pile_centre(overlay, w, h)
+    # Labels and markers stay above the captions (drawn last, over the arrows' tails).
+    clear = h - sum(height for _, _, height in _caption_lines(scene.captions, size, w))
+    if scene.paused:
+        _stop_frame(out, size)
     if overlay.pile_box is not None:
         x0, y0, x1, y1 = overlay.pile_box
         cv2.rectangle(out, (int(x0 * w), int(y0 * h)), (int(x1 * w), int(y1 * h)),
-                      (0, 215, 255), max(1, int(2 * scale)))
+                      (0, 215, 255), max(1, round(unit)))
+    if scene.turn is not None:
+        _turn_marker(out, overlay, scene.turn, centre, size, clear)
     for seat in scene.arrows:
-        _seat_arrow(out, overlay, seat, centre, scale)
+        _seat_arrow(out, overlay, seat, centre, size, clear)
     if scene.knock:
-        cv2.circle(out, (w - int(60 * scale), int(60 * scale)), int(34 * scale),
-                   (255, 255, 255), max(2, int(5 * scale)))
-        _label(out, "KNOCK", (w - int(100 * scale), int(115 * scale)), scale, (255, 255, 255))
-    _top_card_badge(out, scene.top_card, scale)
-    _captions(out, scene.captions, scale)
+        radius = round(24 * unit)
+        knock_centre = (w - round(12 * unit) - radius, round(12 * unit) + radius)
+        cv2.circle(out, knock_centre, radius, (255, 255, 255), max(2, round(3 * unit)),
+                   cv2.LINE_AA)
+        _pill(out, "KNOCK", (knock_centre[0], knock_centre[1] + radius + size.label_px),
+              size.label_px, size, (255, 255, 255), (20, 20, 20))
+    badge_bottom = _top_card_badge(out, scene.top_card, size)
+    if scene.turn is not None:
+        _turn_badge(out, scene.turn, badge_bottom, size)
+    if scene.paused:
+        _stop_banner(out, size)
+    _captions(out, scene.captions, size)
 
 
 def write_annotated_video(source: str | Path, out: str | Path, overlay: Overlay, *,
@@ -441,8 +532,59 @@ def _pile_centre(overlay: Overlay, w: int, h: int) -> tuple[int, int]:
     return int((x0 + x1) / 2 * w), int((y0 + y1) / 2 * h)
 
 
+_FONT = cv2.FONT_HERSHEY_SIMPLEX
+_FONT_CAP_PX = cv2.getTextSize("H", _FONT, 1.0, 1)[0][1]
+"""The height of a capital in OpenCV's plain font at scale 1: text is sized in pixels."""
+_STOP_RED = (30, 30, 210)
+
+
+def _font_scale(text_px: float) -> float:
+    return text_px / _FONT_CAP_PX
+
+
+def _text_size(text: str, text_px: float, thickness: int) -> tuple[int, int]:
+    (tw, th), _ = cv2.getTextSize(text, _FONT, _font_scale(text_px), thickness)
+    return tw, th
+
+
+def _put(image: np.ndarray, text: str, origin: tuple[int, int], text_px: float,
+         colour: tuple[int, int, int], thickness: int) -> None:
+    cv2.putText(image, text, origin, _FONT, _font_scale(text_px), colour, thickness,
+                cv2.LINE_AA)
+
+
+def _pill(image: np.ndarray, text: str, centre: tuple[float, float], text_px: int,
+          size: OverlaySizes, fill: tuple[int, int, int], ink: tuple[int, int, int],
+          outline: tuple[int, int, int] | None = None, bottom: int | None = None
+          ) -> tuple[int, int, int, int]:
+    """`text` on a filled box centred at `centre`, kept inside the frame (and above
+    `bottom`); returns the box (x0, y0, x1, y1)."""
+    w = image.shape[1]
+    h = image.shape[0] if bottom is None else bottom
+    tw, th = _text_size(text, text_px, size.line)
+    pad = max(2, round(text_px * 0.35))
+    bw, bh = tw + 2 * pad, th + 2 * pad
+    x0 = int(min(max(centre[0] - bw / 2, 1), w - bw - 1))
+    y0 = int(min(max(centre[1] - bh / 2, 1), h - bh - 1))
+    cv2.rectangle(image, (x0, y0), (x0 + bw, y0 + bh), fill, -1)
+    if outline is not None:
+        cv2.rectangle(image, (x0, y0), (x0 + bw, y0 + bh), outline, size.line)
+    _put(image, text, (x0 + pad, y0 + pad + th), text_px, ink, size.line)
+    return x0, y0, x0 + bw, y0 + bh
+
+
+def _ink_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Black or white text, whichever reads on `colour` (BGR)."""
+    b, g, r = colour
+    return (20, 20, 20) if 0.114 * b + 0.587 * g + 0.299 * r > 140 else (255, 255, 255)
+
+
+def _seat_colour(seat: int) -> tuple[int, int, int]:
+    return _SEAT_COLOURS[seat % len(_SEAT_COLOURS)]
+
+
 def _seat_arrow(image: np.ndarray, overlay: Overlay, seat: int, centre: tuple[int, int],
-                scale: float) -> None:
+                size: OverlaySizes, clear: int) -> None:
     angles = overlay.seat_angles_deg
     if not angles or seat >= len(angles):
         return
@@ -452,45 +594,122 @@ def _seat_arrow(image: np.ndarray, overlay: Overlay, seat: int, centre: tuple[in
     start = (int(centre[0] + reach * math.cos(angle)), int(centre[1] + reach * math.sin(angle)))
     end = (int(centre[0] + 0.18 * reach * math.cos(angle)),
            int(centre[1] + 0.18 * reach * math.sin(angle)))
-    colour = _SEAT_COLOURS[seat % len(_SEAT_COLOURS)]
-    cv2.arrowedLine(image, start, end, colour, max(2, int(6 * scale)), cv2.LINE_AA,
+    colour = _seat_colour(seat)
+    cv2.arrowedLine(image, start, end, colour, max(2, round(3 * size.unit)), cv2.LINE_AA,
                     tipLength=0.18)
     # The label sits just beyond the arrow's tail, on the player's side.
     text = f"seat {seat}"
-    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, 2)
-    beyond = reach + 14 * scale + tw / 2
-    origin = (int(centre[0] + beyond * math.cos(angle) - tw / 2),
-              int(centre[1] + beyond * math.sin(angle) + th / 2))
-    _label(image, text, origin, scale, colour)
+    tw, th = _text_size(text, size.label_px, size.line)
+    beyond = reach + 0.6 * size.label_px + abs(math.cos(angle)) * tw / 2 \
+        + abs(math.sin(angle)) * th
+    label_at = (centre[0] + beyond * math.cos(angle), centre[1] + beyond * math.sin(angle))
+    _pill(image, text, label_at, size.label_px, size, colour, _ink_on(colour), (20, 20, 20),
+          bottom=clear)
 
 
-def _top_card_badge(image: np.ndarray, token: str | None, scale: float) -> None:
+def _edge_point(centre: tuple[int, int], angle: float, w: int, h: int, inset: float
+                ) -> tuple[float, float]:
+    """Where the ray from `centre` at `angle` (radians, image axes) leaves the frame shrunk
+    by `inset` on every side."""
+    dx, dy = math.cos(angle), math.sin(angle)
+    limits = []
+    if dx > 1e-9:
+        limits.append((w - 1 - inset - centre[0]) / dx)
+    elif dx < -1e-9:
+        limits.append((inset - centre[0]) / dx)
+    if dy > 1e-9:
+        limits.append((h - 1 - inset - centre[1]) / dy)
+    elif dy < -1e-9:
+        limits.append((inset - centre[1]) / dy)
+    reach = max(0.0, min(limits)) if limits else 0.0
+    return centre[0] + reach * dx, centre[1] + reach * dy
+
+
+def _turn_marker(image: np.ndarray, overlay: Overlay, seat: int, centre: tuple[int, int],
+                 size: OverlaySizes, clear: int) -> None:
+    """A triangle in the seat's colour at the frame's edge on that player's side, pointing at
+    the player: whose turn it is, where they sit."""
+    angles = overlay.seat_angles_deg
+    if not angles or seat >= len(angles):
+        return
+    w = image.shape[1]
+    angle = math.radians(angles[seat])
+    length = 1.6 * size.label_px
+    tip = _edge_point(centre, angle, w, clear, 0.3 * size.label_px)
+    back = (tip[0] - length * math.cos(angle), tip[1] - length * math.sin(angle))
+    across = (-math.sin(angle) * length * 0.6, math.cos(angle) * length * 0.6)
+    points = np.array([tip, (back[0] + across[0], back[1] + across[1]),
+                       (back[0] - across[0], back[1] - across[1])], np.int32)
+    cv2.fillConvexPoly(image, points, _seat_colour(seat), cv2.LINE_AA)
+    cv2.polylines(image, [points], True, (20, 20, 20), size.line, cv2.LINE_AA)
+
+
+def _turn_badge(image: np.ndarray, seat: int, top: int, size: OverlaySizes) -> None:
+    """"seat 2 to play" under the top card badge, in the seat's colour."""
+    colour = _seat_colour(seat)
+    text = f"seat {seat} to play"
+    tw, th = _text_size(text, size.label_px, size.line)
+    pad = max(2, round(size.label_px * 0.35))
+    margin = round(6 * size.unit)
+    _pill(image, text, (margin + tw / 2 + pad, top + margin + th / 2 + pad), size.label_px,
+          size, colour, _ink_on(colour), (20, 20, 20))
+
+
+def _stop_frame(image: np.ndarray, size: OverlaySizes) -> None:
+    h, w = image.shape[:2]
+    border = max(3, round(5 * size.unit))
+    cv2.rectangle(image, (0, 0), (w - 1, h - 1), _STOP_RED, 2 * border)
+
+
+def _stop_banner(image: np.ndarray, size: OverlaySizes) -> None:
+    """"STOP" in a red box at the top middle while the game stands paused."""
+    h, w = image.shape[:2]
+    _pill(image, "STOP - game paused", (w / 2, 0.2 * h), size.stop_px, size, _STOP_RED,
+          (255, 255, 255), (255, 255, 255))
+
+
+def _top_card_badge(image: np.ndarray, token: str | None, size: OverlaySizes) -> int:
+    """The top card, top left, framed in its colour; returns the badge's bottom edge."""
     text = f"top card: {token_words(token)}" if token else "top card: -"
     colour = _CARD_COLOURS.get(token[0], (30, 30, 30)) if token and token[1:2] == "_" \
         else (30, 30, 30)
-    pad = int(10 * scale)
-    (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale, 2)
-    cv2.rectangle(image, (pad, pad), (pad * 3 + tw, pad * 3 + th), (250, 250, 250), -1)
-    cv2.rectangle(image, (pad, pad), (pad * 3 + tw, pad * 3 + th), colour, max(2, int(4 * scale)))
-    cv2.putText(image, text, (pad * 2, pad * 2 + th), cv2.FONT_HERSHEY_SIMPLEX, 0.8 * scale,
-                (20, 20, 20), 2, cv2.LINE_AA)
+    tw, th = _text_size(text, size.badge_px, size.line)
+    pad = max(2, round(size.badge_px * 0.35))
+    margin = round(6 * size.unit)
+    box = (margin, margin, margin + tw + 2 * pad, margin + th + 2 * pad)
+    cv2.rectangle(image, box[:2], box[2:], (250, 250, 250), -1)
+    cv2.rectangle(image, box[:2], box[2:], colour, max(2, round(2 * size.unit)))
+    _put(image, text, (margin + pad, margin + pad + th), size.badge_px, (20, 20, 20),
+         size.line)
+    return box[3]
 
 
-def _captions(image: np.ndarray, captions: tuple[tuple[str, bool], ...], scale: float) -> None:
-    h, w = image.shape[:2]
-    line_h = int(34 * scale)
-    for row, (message, penalty) in enumerate(captions):
-        y = h - int(12 * scale) - row * line_h
-        band = (30, 30, 170) if penalty else (60, 60, 60)
-        cv2.rectangle(image, (0, y - line_h + int(6 * scale)), (w, y + int(6 * scale)), band, -1)
+def _caption_lines(captions: tuple[tuple[str, bool], ...], size: OverlaySizes, width: int
+                   ) -> list[tuple[str, float, int]]:
+    """(text, its height in pixels, its band's height) of each caption, bottom line first: a
+    line too long for the frame is made smaller to fit, never cut."""
+    margin = round(8 * size.unit)
+    lines = []
+    for message, _ in captions:
         text = message.encode("ascii", "replace").decode("ascii")
-        cv2.putText(image, text, (int(12 * scale), y - int(4 * scale)),
-                    cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (255, 255, 255), 2, cv2.LINE_AA)
+        text_px = float(size.caption_px)
+        tw, _ = _text_size(text, text_px, size.line)
+        if tw > width - 2 * margin:
+            text_px *= (width - 2 * margin) / tw
+        lines.append((text, text_px, round(max(text_px, 0.6 * size.caption_px) * 1.9)))
+    return lines
 
 
-def _label(image: np.ndarray, text: str, origin: tuple[int, int], scale: float,
-           colour: tuple[int, int, int]) -> None:
-    cv2.putText(image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, (0, 0, 0), 4,
-                cv2.LINE_AA)
-    cv2.putText(image, text, origin, cv2.FONT_HERSHEY_SIMPLEX, 0.7 * scale, colour, 2,
-                cv2.LINE_AA)
+def _captions(image: np.ndarray, captions: tuple[tuple[str, bool], ...],
+              size: OverlaySizes) -> None:
+    """The rulings due, one band each from the bottom up (penalties red)."""
+    h, w = image.shape[:2]
+    margin = round(8 * size.unit)
+    y = h
+    lines = _caption_lines(captions, size, w)
+    for (text, text_px, line_h), (_, penalty) in zip(lines, captions, strict=True):
+        band = (30, 30, 170) if penalty else (60, 60, 60)
+        cv2.rectangle(image, (0, y - line_h), (w, y), band, -1)
+        _put(image, text, (margin, y - round((line_h - text_px) / 2)), text_px,
+             (255, 255, 255), max(1, min(size.line, round(text_px / 7))))
+        y -= line_h

@@ -121,10 +121,13 @@ def write_review_folder(folder: str | Path, video: str | Path, game: dict,
                         sound_checked: bool = True,
                         calibration_picture: np.ndarray | None = None,
                         notes: list[str] | None = None,
+                        duration_s: float | None = None,
                         annotate: bool = True,
                         progress: Callable[[float], None] | None = None,
                         sound: tuple[np.ndarray, int] | None = None) -> dict[str, Path]:
     """Write the four files of a review into `folder`; return their paths by name.
+
+    `duration_s`: the footage's length, for the report (else its last event's time).
 
     `sound`: the sound track already read (samples from t = 0, their rate), for the report's
     loudness strip; else it is read from `video`.
@@ -142,7 +145,7 @@ def write_review_folder(folder: str | Path, video: str | Path, game: dict,
         title=Path(video).name, game=game, events=events, rulings=rulings,
         pile_box=pile_box, envelope=_envelope(video, sound) if sound_checked else None,
         sound_checked=sound_checked, calibration_picture=calibration_picture,
-        notes=list(notes or []),
+        notes=list(notes or []), duration_s=duration_s,
     )
     frames = grab_frames(video, evidence_times(report))
     report.frame_at = frames.get

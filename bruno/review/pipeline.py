@@ -23,7 +23,7 @@ from calibration.layout import default_camera_profile
 from referee.eventlog import GameSetup
 from referee.events import Event, in_time_order
 from referee.session import Session, replay
-from vision.frames import FrameSourceError
+from vision.frames import FrameSourceError, video_duration_s
 from vision.pile_watcher import CardReader
 
 PROPOSAL_FRAME_AT_S = 3.0
@@ -156,7 +156,8 @@ class PreparedReview:
 
 def prepare_review(footage: Path, *, profile: Path | None, players: int | None,
                    dealer: int | None, variant: str | None, notes: Path | None,
-                   event_log_only: bool = False) -> PreparedReview:
+                   event_log_only: bool = False,
+                   settings: dict | None = None) -> PreparedReview:
     """The table reviewed: the notes' game line with the options over it, the camera set-up
     (`camera_setup`), and `check_knocks` off when the footage has no sound. Raises
     ReviewError.
@@ -175,7 +176,8 @@ def prepare_review(footage: Path, *, profile: Path | None, players: int | None,
     try:
         silent = not sound and not event_log_only
         game = table_setup(written, variant=variant, players=players, dealer=dealer,
-                           settings={"check_knocks": False} if silent else None)
+                           settings={**(settings or {}),
+                                     **({"check_knocks": False} if silent else {})})
         added = checked_events(written, players) if written else []
     except NotesError as error:
         raise ReviewError(str(error)) from None
@@ -186,7 +188,7 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
                    profile: Path | None = None, players: int | None = None,
                    dealer: int | None = None, variant: str | None = None,
                    notes: Path | None = None, annotate: bool = True,
-                   full_size_video: bool = False,
+                   full_size_video: bool = False, settings: dict | None = None,
                    progress: ReviewProgress | None = None) -> ReviewOutcome:
     """Review one file into `out_folder`; raise ReviewError when nothing can be read.
 
@@ -194,12 +196,13 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
     events join what was seen and heard; `players`, `dealer` and `variant` win over it.
     `annotate`: make the annotated video, drawn while the footage is watched, small (half the
     footage's size, see `AnnotatedWriter`) or with `full_size_video` at its own (slower).
+    `settings`: rule settings (`--set NAME=VALUE`) over the notes' game line.
     `progress`: told how far the review is, a few times a second (see `ReviewProgress`)."""
     from bruno.review.outputs import write_review_folder
 
     footage = Path(footage)
     prepared = prepare_review(footage, profile=profile, players=players, dealer=dealer,
-                              variant=variant, notes=notes)
+                              variant=variant, notes=notes, settings=settings)
     setup, game, added, sound = prepared.setup, prepared.game, prepared.added, prepared.sound
     written = prepared.written
     throttle = ThrottledProgress(progress) if progress is not None else None
@@ -246,7 +249,7 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
         out_folder, footage, game.to_dict(), events, rulings,
         pile_box=overlay.pile_box, seat_angles_deg=overlay.seat_angles_deg,
         sound_checked=sound, calibration_picture=setup.picture, notes=notes_text,
-        annotate=False, sound=result.sound,
+        duration_s=_footage_duration_s(footage), annotate=False, sound=result.sound,
     )
     if video is not None:
         files["annotated.mp4"] = video
@@ -254,6 +257,14 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
         throttle.end()
     return ReviewOutcome(footage, folder, files, events, rulings, sound,
                          result.error, notes_text, game.to_dict())
+
+
+def _footage_duration_s(footage: Path) -> float | None:
+    """The video's stated length (the report's "Duration"), or None when it does not say."""
+    try:
+        return video_duration_s(footage)
+    except FrameSourceError:
+        return None
 
 
 def _annotating_along(footage: Path, folder: Path, overlay: Overlay,

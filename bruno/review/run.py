@@ -33,6 +33,7 @@ from bruno.errors import UserError
 from bruno.review.footage import forked_pool
 from bruno.review.notes import NotesError, read_notes
 from bruno.review.pipeline import ReviewError, ReviewOutcome, ReviewProgress, review_footage
+from bruno.rulings_table import counted
 from calibration.profile import ProfileError
 from referee.eventlog import dumps
 from vision.frames import FrameSourceError, video_duration_s
@@ -217,7 +218,7 @@ def review_files(footage: list[Path], out: Path, read_card: CardReader, *,
                  profile: Path | None, players: int | None, dealer: int | None,
                  variant: str | None, jobs: int, as_json: bool,
                  notes: Path | None = None, annotate: bool = True,
-                 full_size_video: bool = False) -> None:
+                 full_size_video: bool = False, settings: dict | None = None) -> None:
     """Review the files, then print each one's rulings (as JSONL with `as_json`); exit 2 when
     any file could not be reviewed, else 3 when any was damaged and reviewed only up to the
     break. `annotate`: write the annotated video too (small; `full_size_video`: at the
@@ -225,7 +226,7 @@ def review_files(footage: list[Path], out: Path, read_card: CardReader, *,
     results, failures = run_reviews(footage, out, read_card, profile=profile, players=players,
                                     dealer=dealer, variant=variant, jobs=jobs, notes=notes,
                                     quiet=as_json, annotate=annotate,
-                                    full_size_video=full_size_video)
+                                    full_size_video=full_size_video, settings=settings)
     screen = Console(highlight=False)
     for outcome in results:
         if as_json:
@@ -257,7 +258,8 @@ def run_reviews(footage: list[Path], out: Path, read_card: CardReader, *,
                 profile: Path | None = None, players: int | None = None,
                 dealer: int | None = None, variant: str | None = None, jobs: int = 1,
                 notes: Path | None = None, quiet: bool = False, annotate: bool = True,
-                full_size_video: bool = False) -> tuple[list[ReviewOutcome], list[str]]:
+                full_size_video: bool = False, settings: dict | None = None
+                ) -> tuple[list[ReviewOutcome], list[str]]:
     """Review every file into its own folder under `out`, with progress bars on stderr
     (`quiet`: they vanish when done); return the outcomes (in the order given) and one line
     per file that failed."""
@@ -280,7 +282,8 @@ def run_reviews(footage: list[Path], out: Path, read_card: CardReader, *,
     taken: set[str] = set()
     plan = [(path, _folder_for(out, path, taken)) for path in footage]
     options = dict(profile=profile, players=players, dealer=dealer, variant=variant,
-                   notes=notes, annotate=annotate, full_size_video=full_size_video)
+                   notes=notes, annotate=annotate, full_size_video=full_size_video,
+                   settings=settings)
     console = Console(stderr=True, highlight=False)
     failures: list[str] = []
     results: list[ReviewOutcome] = []
@@ -333,8 +336,9 @@ def _collect(result: ReviewOutcome | str, results: list, failures: list) -> bool
 
 def _summary(console: Console, outcome: ReviewOutcome) -> None:
     penalties = [r for r in outcome.rulings if r["kind"] == "ruling"]
-    console.print(f"[bold]{outcome.footage}[/]: {sum(e.kind == 'card' for e in outcome.events)}"
-                  f" plays, {len(penalties)} penalties")
+    plays = sum(e.kind == "card" for e in outcome.events)
+    console.print(f"[bold]{outcome.footage}[/]: {counted(plays, 'play')}, "
+                  f"{counted(len(penalties), 'penalty', 'penalties')}")
     for ruling in penalties:
         console.print(f"  {ruling['t']:7.2f} s  {ruling['message']}")
     for note in outcome.notes:

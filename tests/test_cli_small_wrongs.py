@@ -1,0 +1,115 @@
+"""The command line's small wrongs of issue 24 (item 6): one style of error, the right advice,
+counts in the right number, `--version`, flags without a type in their help."""
+
+from __future__ import annotations
+
+import importlib.abc
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import bruno
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "examples" / "demo" / "demo.mp4"
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bruno", *map(str, args)], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def one_error_line(result: subprocess.CompletedProcess) -> str:
+    """The one `bruno: error:` line a refused command prints (exit code 2), nothing else."""
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("bruno: error: "), result.stderr
+    return lines[0]
+
+
+def test_version():
+    result = run("--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"bruno {bruno.__version__}"
+
+
+@pytest.mark.parametrize("args", [("review", "x.mp4", "--jobs", "many"),
+                                  ("replay", "--no-such-option", "x.jsonl"),
+                                  ("review",),
+                                  ("calibrate", "camera", "--players", "11")])
+def test_usage_errors_are_one_bruno_error_line(args):
+    line = one_error_line(run(*args))
+    assert "╭" not in line and "--help" in line
+
+
+def test_flags_show_no_bool_type_in_the_help():
+    for command in (("review",), ("replay",), ("demo",), ("calibrate", "camera"), ()):
+        result = run(*command, "--help")
+        assert result.returncode == 0
+        assert "<bool>" not in result.stdout, command
+    assert "<path>" in run("review", "--help").stdout  # options that take a value keep theirs
+
+
+def test_counts_are_in_the_right_number(tmp_path):
+    from bruno.rulings_table import counted
+
+    assert [counted(n, "penalty", "penalties") for n in (0, 1, 2)] == [
+        "0 penalties", "1 penalty", "2 penalties"]
+    assert counted(1, "ruling") == "1 ruling" and counted(3, "play") == "3 plays"
+    log = tmp_path / "one.jsonl"
+    log.write_text('{"t": 0, "kind": "game", "players": 3, "dealer": 0}\n'
+                   '{"t": 1, "kind": "card", "card": "r_5", "seat": null}\n'
+                   '{"t": 3, "kind": "card", "card": "b_9", "seat": 1}\n')
+    result = run("replay", log)
+    assert result.returncode == 0, result.stderr
+    assert "1 penalty in" in result.stdout and "1 penalties" not in result.stdout
+
+
+def test_review_of_a_folder_says_it_is_a_folder(tmp_path):
+    line = one_error_line(run("review", tmp_path, "--out", tmp_path / "out"))
+    assert "is a folder" in line and "no such file" not in line and "*.mp4" in line
+
+
+def test_no_video_and_full_size_video_contradict(tmp_path):
+    line = one_error_line(run("review", DEMO, "--no-video", "--full-size-video",
+                              "--out", tmp_path))
+    assert "--no-video" in line and "--full-size-video" in line
+    assert not any(tmp_path.iterdir())
+
+
+def test_calibrate_camera_at_past_the_end_of_the_video_is_refused(tmp_path):
+    line = one_error_line(run("calibrate", "camera", "--from", DEMO, "--at", "500",
+                              "--out", tmp_path / "room.toml"))
+    assert "--at 500" in line and "130.0 s" in line
+    assert not (tmp_path / "room.toml").exists()
+
+
+def test_calibrate_camera_without_a_camera_is_one_line_that_suggests_from(tmp_path):
+    line = one_error_line(run("calibrate", "camera", "--camera", "/dev/video-not-there",
+                              "--out", tmp_path / "room.toml"))
+    assert "--from RECORDING" in line and "WARN" not in line
+
+
+class _NoPortAudio(importlib.abc.MetaPathFinder):
+    """`import sounddevice` fails as it does when libportaudio2 is not installed."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "sounddevice":
+            raise OSError("PortAudio library not found")
+        return None
+
+
+def test_calibrate_mic_without_portaudio_advises_from(monkeypatch, capsys, tmp_path):
+    from bruno.cli import main
+
+    monkeypatch.delitem(sys.modules, "sounddevice", raising=False)
+    monkeypatch.setattr(sys, "meta_path", [_NoPortAudio(), *sys.meta_path])
+    monkeypatch.setattr(sys, "argv", ["bruno", "calibrate", "mic",
+                                      "--profile", str(tmp_path / "room.toml")])
+    with pytest.raises(SystemExit) as exit_:
+        main()
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "--from RECORDING" in err and "--mic" not in err and "libportaudio2" in err
