@@ -24,6 +24,7 @@ from test_dashboard_table import FRAME_SIZE, RefereeTable, default_layout, draw_
 
 from bruno.dashboard import start_dashboard
 from referee.eventlog import GameSetup
+from referee.events import parse_event
 from vision.frames import frame_from_image
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -389,7 +390,7 @@ def play_live(live: Any, card: str, seat: int | None) -> None:
     t = round(live.clock.now(), 3)
     if live.last_event_t is not None:
         t = max(t, round(live.last_event_t + CAMERA_GAP_S, 3))
-    live.feed({"t": t, "kind": "card", "card": card, "seat": seat})
+    live.feed(parse_event({"t": t, "kind": "card", "card": card, "seat": seat}))
 
 
 def journal_kinds(live: Any) -> list[str]:
@@ -483,7 +484,8 @@ def take_screenshot(out: Path) -> None:
     def at(t: float, **event: Any) -> None:
         now[0] = t
         if event["kind"] in ("card", "knock"):
-            live.feed({"t": t, **event})  # as the camera and the microphone report them
+            # As the camera and the microphone report them.
+            live.feed(parse_event({"t": t, **event}))
         else:
             live.submit(event)  # as the dashboard sends them
         tick(t + 0.3)
