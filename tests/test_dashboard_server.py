@@ -136,6 +136,8 @@ def test_a_check_is_confirmed_or_dismissed_with_one_event_each_journaled(base, t
     _, rulings = table.rulings_since(0)
     (check,) = [r for r in rulings if r["kind"] == "ruling"]
     assert check["confidence"] < table.snapshot()["announce_min_confidence"]
+    picture = call(base, f"/api/check.jpg?t={check['t']}")
+    assert picture.status == 200 and picture.body[:2] == b"\xff\xd8"  # a JPEG
     reply = call(base, "/api/submit", {"kind": "confirm", "ruling_t": check["t"]})
     assert reply.status == 200
     (confirmed,) = reply.json()["rulings"]

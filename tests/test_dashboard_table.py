@@ -97,6 +97,9 @@ class RefereeTable:
             self._frames[key] = draw_frame(top, self.layout, annotated)
         return self._frames[key]
 
+    def check_jpeg(self, ruling_t: float) -> bytes | None:
+        return self.frame_jpeg(annotated=False)
+
     def submit(self, event: dict[str, Any]) -> list[dict[str, Any]]:
         if not isinstance(event, dict):
             raise ValueError("an event must be a JSON object")

@@ -182,3 +182,26 @@ def test_camera_and_microphone_options_name_a_device_or_a_recording():
     assert mic_spec(None).device is None and not mic_spec(None).is_recording
     assert mic_spec("USB Audio").device == "USB Audio"
     assert mic_spec("typo.wav").is_recording  # a missing file is said to be missing
+
+
+def test_an_unsure_penalty_keeps_the_cameras_frame_of_its_moment_for_the_check(tmp_path):
+    import cv2
+    import numpy as np
+
+    from vision.frames import frame_from_image
+
+    def shown(shade: int, t: float):
+        return frame_from_image(np.full((90, 160, 3), shade, np.uint8), t)
+
+    with LiveSession(GameSetup(players=4, dealer=0), journal=tmp_path / "g.jsonl") as session:
+        session.show_frame(shown(40, 1.0))
+        session.submit({"kind": "card", "card": "r_5", "seat": 0})
+        session.submit({"kind": "card", "card": "r_6", "seat": 2})  # before seat 1 drew: unsure
+        session.show_frame(shown(200, 9.0))  # the table later looks otherwise
+        _, rulings = session.rulings_since(0)
+        (check,) = [r for r in rulings if r["kind"] == "ruling"]
+        assert check["confidence"] < session.snapshot()["announce_min_confidence"]
+        picture = cv2.imdecode(np.frombuffer(session.check_jpeg(check["t"]), np.uint8),
+                               cv2.IMREAD_COLOR)
+        assert abs(float(picture.mean()) - 40) < 5  # the frame of the ruling, not the newest
+        assert session.check_jpeg(check["t"] + 5) is None

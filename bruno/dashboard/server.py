@@ -7,6 +7,7 @@ thread, answering the page and a small JSON API over a `DashboardBackend`.
                                  rulings from position N on, waiting up to S seconds for one
                                  (long poll): {"next": M, "rulings": [...]}
     GET  /api/frame.jpg?annotated=1|0
+    GET  /api/check.jpg?t=RULING_T       the frame kept when that unsure penalty was decided
                                  the newest camera frame (204 before the first)
     POST /api/submit             a manual event (JSON) -> {"rulings": [...]}
     POST /api/undo               withdraw the latest penalty -> {"rulings": [...]}
@@ -253,6 +254,14 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._send(HTTPStatus.OK, jpeg, "image/jpeg")
 
+    def _check_frame(self) -> None:
+        ruling_t = _number_param(self.query, "t", -1.0, float, -1.0, math.inf)
+        jpeg = None if ruling_t < 0 else self.server.backend.check_jpeg(ruling_t)
+        if jpeg is None:
+            self._send(HTTPStatus.NO_CONTENT, b"", None)
+        else:
+            self._send(HTTPStatus.OK, jpeg, "image/jpeg")
+
     def _submit(self) -> None:
         event = manual_event(self._json_body())
         self._send_json({"rulings": self.server.backend.submit(event)})
@@ -322,6 +331,7 @@ _ROUTES: dict[str, dict[str, _Route]] = {
     "/api/state": {"GET": _Handler._state},
     "/api/rulings": {"GET": _Handler._rulings},
     "/api/frame.jpg": {"GET": _Handler._frame},
+    "/api/check.jpg": {"GET": _Handler._check_frame},
     "/api/submit": {"POST": _Handler._submit},
     "/api/undo": {"POST": _Handler._undo},
     "/api/calibration": {"GET": _Handler._calibration, "POST": _Handler._save_calibration},

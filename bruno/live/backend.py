@@ -26,6 +26,10 @@ class DashboardBackend(Protocol):
         """The newest camera frame as JPEG (annotated: pile region, seats, top card drawn);
         None before the first frame."""
 
+    def check_jpeg(self, ruling_t: float) -> bytes | None:
+        """The camera frame kept when the unsure penalty decided at `ruling_t` was, as JPEG;
+        None when there is none."""
+
     def submit(self, event: dict[str, Any]) -> list[dict[str, Any]]:
         """A manual event from the table (event-log schema without `t`: the session stamps it
         with its clock): `call` (stop, go, seg, ...), `color`, `correct`, `undo`, `round_end`.

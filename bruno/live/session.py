@@ -42,6 +42,7 @@ from calibration.camera import CameraProfile
 from calibration.layout import default_camera_profile
 from referee.eventlog import GameSetup, Journal
 from referee.events import Event, EventError, parse_event
+from referee.rulings import is_sure
 from referee.session import Session
 from vision.frames import Frame
 
@@ -61,6 +62,9 @@ SUBMIT_WAIT_S = 1.0
 """How long `submit` waits (beyond the reorder window) for its event to be ruled on."""
 
 RECENT_EVENTS = 64
+
+CHECK_FRAMES = 16
+"""Unsure penalties whose camera frame is kept (the newest), for the dashboard's check."""
 """Events kept for drawing the camera view."""
 
 RulingListener = Callable[[dict[str, Any]], None]
@@ -128,6 +132,8 @@ class LiveSession:
         self.camera = camera or default_camera_profile(setup.players)
         self.layout_version = 0
         self.frame: Frame | None = None
+        self._check_frames: dict[float, Frame] = {}
+        """The camera's frame when each unsure penalty was decided, by the ruling's `t`."""
         self._jpeg_cache: tuple[tuple, bytes] | None = None
         self.sources: dict[str, str] = {"camera": "off", "mic": "off"}
         self.speech: Any = None
@@ -283,6 +289,16 @@ class LiveSession:
         self._jpeg_cache = (key, data)
         return data
 
+    def check_jpeg(self, ruling_t: float) -> bytes | None:
+        """The camera's frame when the unsure penalty decided at `ruling_t` was, as JPEG (not
+        annotated); None when none was kept."""
+        from bruno.live.picture import encode_jpeg
+
+        with self._lock:
+            frame = next((f for t, f in self._check_frames.items()
+                          if abs(t - ruling_t) < 1e-6), None)
+        return None if frame is None else encode_jpeg(frame, None)
+
     def camera_calibration(self) -> dict[str, Any]:
         from bruno.live.calibration_clicks import layout_in_pixels
 
@@ -330,9 +346,15 @@ class LiveSession:
 
     def _publish(self, rulings: list) -> list[dict[str, Any]]:
         out = [ruling.to_dict() for ruling in rulings]
+        bar = self._session.game.rules.announce_min_confidence
         for ruling in out:
             self._write(ruling)
             self.rulings.append(ruling)
+            if ruling["kind"] == "ruling" and not is_sure(ruling, bar) and self.frame is not None:
+                # The picture a person checks it against: the table as the referee saw it.
+                self._check_frames[ruling["t"]] = self.frame
+                while len(self._check_frames) > CHECK_FRAMES:
+                    del self._check_frames[next(iter(self._check_frames))]
             for listener in self._listeners:
                 listener(ruling)
         if out:
