@@ -128,6 +128,11 @@ class Game(MissedObservations):
     name: ClassVar[str] = "bruno"
     aliases: ClassVar[tuple[str, ...]] = ("Bruno",)
     default_rules: ClassVar[RuleSet] = RuleSet()
+    rule_refs: ClassVar[dict[str, str]] = {}
+    """The variant's own rule ids for the Bruno ids the referee cites (docs/rules/): a ruling's
+    `ref` is always the id on the page of the game being played."""
+    highest_total_wins: ClassVar[bool] = False
+    """S3: Bruno's match goes to the lowest total; standard UNO's to the highest."""
 
     def __init__(self, players: int, dealer: int = 0, rules: RuleSet | None = None) -> None:
         if not 2 <= players <= 10:
@@ -138,7 +143,7 @@ class Game(MissedObservations):
         self.dealer = dealer
         self.rules = rules if rules is not None else self.default_rules
         self.state = TableState(owed_draws=[0] * players)
-        self.scoreboard = Scoreboard(players)
+        self.scoreboard = Scoreboard(players, highest_wins=self.highest_total_wins)
         self.owed_penalties: list[int] = [0] * players
         self.on_bruno: set[int] = set()
         """Seats that said "Bruno" (one card left) and have not played or drawn since."""
@@ -287,6 +292,16 @@ class Game(MissedObservations):
         """S1/S2."""
         return hand_points(cards)
 
+    def round_points(self, hands: dict[int, tuple[Card, ...]]) -> dict[int, int]:
+        """What each seat scores for a round, from the cards left in each hand (S1): Bruno
+        counts every hand against its holder."""
+        return {seat: self.score_hand(hands.get(seat, ())) for seat in range(self.players)}
+
+    def wrong_word(self, seat: int | None, word: str) -> str | None:
+        """P1: the message when `word` is the wrong thing to say in this game, else None.
+        Bruno: "UNO" is the wrong game's call."""
+        return say.said_uno(seat) if word == "uno" else None
+
     # --- events --------------------------------------------------------------------------
 
     def _on_card(self, event: CardPlayed, out: list[Ruling]) -> None:
@@ -420,8 +435,8 @@ class Game(MissedObservations):
         elif word == "bruno":
             if seat is not None:
                 self.on_bruno.add(seat)
-        elif word == "uno":
-            self._penalise(t, "wrong_call", seat, None, "P1", say.said_uno(seat), out)
+        elif self.wrong_word(seat, word) is not None:
+            self._penalise(t, "wrong_call", seat, None, "P1", self.wrong_word(seat, word), out)
         elif word == "pass":
             self._pass(seat, t, out)
         elif word == "seg":
@@ -441,7 +456,7 @@ class Game(MissedObservations):
     def _on_round_end(self, event: RoundEnd, out: list[Ruling]) -> None:
         t = event.t
         hands = dict(event.hands)
-        points = {seat: self.score_hand(hands.get(seat, ())) for seat in range(self.players)}
+        points = self.round_points(hands)
         self.scoreboard.add_round(points)
         out_seats = [seat for seat, cards in hands.items() if not cards]
         winner = out_seats[0] if len(out_seats) == 1 else None
@@ -610,7 +625,8 @@ class Game(MissedObservations):
         cards = self.rules.penalty_cards
         if seat is not None:
             self.owed_penalties[seat] += cards
-        out.append(penalty(t, rule, seat, cards, card.token if card else None, ref,
+        out.append(penalty(t, rule, seat, cards, card.token if card else None,
+                           self.rule_refs.get(ref, ref),
                            message + say.penalty_suffix(seat, cards), confidence))
 
     def _require_knock(self, seat: int | None, card: Card, t: float, ref: str,

@@ -14,11 +14,13 @@ def hand_points(cards: Iterable[Card]) -> int:
 
 
 class Scoreboard:
-    """Match totals per seat across rounds. The lowest total wins (S3)."""
+    """Match totals per seat across rounds. The lowest total wins (S3), or with
+    `highest_wins` (standard UNO) the highest."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, highest_wins: bool = False) -> None:
         self.totals: list[int] = [0] * players
         self.rounds_played = 0
+        self.highest_wins = highest_wins
 
     def add_round(self, points: dict[int, int]) -> None:
         for seat, value in points.items():
@@ -26,8 +28,8 @@ class Scoreboard:
         self.rounds_played += 1
 
     def leaders(self) -> list[int]:
-        """The seats with the lowest total (several on a tie)."""
-        best = min(self.totals)
+        """The seats with the best total (several on a tie)."""
+        best = max(self.totals) if self.highest_wins else min(self.totals)
         return [seat for seat, total in enumerate(self.totals) if total == best]
 
     def is_over(self, rounds: int | None, target_score: int | None) -> bool:

@@ -38,9 +38,9 @@ def round_end(t: float, hands: dict[int, list[str]]) -> dict[str, Any]:
 
 
 def referee(*events: dict[str, Any], players: int = 4, dealer: int = 0,
-            **settings: Any) -> list[dict[str, Any]]:
-    """Replay the events at a table and return the rulings as JSON dicts."""
-    setup = GameSetup(players=players, dealer=dealer, settings=settings)
+            variant: str = "bruno", **settings: Any) -> list[dict[str, Any]]:
+    """Replay the events at a table of `variant` and return the rulings as JSON dicts."""
+    setup = GameSetup(variant=variant, players=players, dealer=dealer, settings=settings)
     setup.validate()
     parsed = [parse_event(e, players) for e in events]
     return [r.to_dict() for r in replay(setup.new_game(), parsed)]

@@ -1,6 +1,6 @@
 """Property tests: for arbitrary valid event streams the referee never raises, is deterministic,
 and gives the same rulings whether fed whole, one by one with the clock advancing in between,
-or slightly out of order."""
+or slightly out of order; for every game it knows (`referee.variants.VARIANTS`)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from referee.cards import ALL_TOKENS, COLORS
 from referee.eventlog import GameSetup
 from referee.events import CALL_WORDS, Event, parse_event
 from referee.session import Session, replay
+from referee.variants import VARIANTS
 
 REORDER_S = 0.5
 
@@ -21,6 +22,7 @@ REORDER_S = 0.5
 def games(draw) -> tuple[GameSetup, list[Event]]:
     players = draw(st.integers(2, 10))
     setup = GameSetup(
+        variant=draw(st.sampled_from([variant.name for variant in VARIANTS])),
         players=players,
         dealer=draw(st.integers(0, players - 1)),
         settings={"seg_after_s": draw(st.sampled_from([None, 2.0, 5.0, 8.0]))},

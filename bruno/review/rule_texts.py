@@ -30,5 +30,19 @@ RULE_TEXTS: dict[str, str] = {
     "S1": "Cards left in a hand score face value; coloured specials 20, black specials 50.",
     "S2": "A hand's total is rounded up to the next ten.",
     "S3": "The lowest total over the match wins.",
+    # Standard UNO (docs/rules/uno.md).
+    "U1": "The dealer's turned card acts as if played from the dealer's seat.",
+    "U2": "A card may be played on the top card if it has the same colour, the same number or "
+          "symbol, or it is a wild. After a wild the named colour counts.",
+    "U3": "One card per turn, in turn: no jump-ins, so a card from another seat (even the top "
+          "card's twin) or a second card is out of turn.",
+    "U4": "A player who cannot play draws one card and may play it at once; there are no "
+          "knocks.",
+    "U5": "\"UNO\" is said at one card; the referee cannot count hands, so a forgotten call is "
+          "not ruled.",
+    "U6": "Every error costs two penalty cards.",
+    "U7": "The round's winner scores the cards left in the other hands: numbers face value, "
+          "action cards 20, wilds 50.",
+    "U8": "The match goes to 500 points; the highest total wins.",
 }
 """Rule id -> one or two sentences, as shown next to each ruling."""
