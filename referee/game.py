@@ -297,6 +297,16 @@ class Game(MissedObservations):
         counts every hand against its holder."""
         return {seat: self.score_hand(hands.get(seat, ())) for seat in range(self.players)}
 
+    def judge_going_out(self, winner: int | None, t: float, out: list[Ruling]) -> None:
+        """At the end of a round, before it is scored: rule on how `winner` went out. Bruno's
+        B10 (going out on an instick needs its knock) is a knock obligation like any other."""
+
+    @property
+    def card_beneath(self) -> Card | None:
+        """The top card before the latest card came to rest (what a take-back uncovers)."""
+        history = self._pile.history
+        return history[-1][2].top if history else None
+
     def wrong_word(self, seat: int | None, word: str) -> str | None:
         """P1: the message when `word` is the wrong thing to say in this game, else None.
         Bruno: "UNO" is the wrong game's call."""
@@ -460,6 +470,7 @@ class Game(MissedObservations):
         self.scoreboard.add_round(points)
         out_seats = [seat for seat, cards in hands.items() if not cards]
         winner = out_seats[0] if len(out_seats) == 1 else None
+        self.judge_going_out(winner, t, out)
         out.append(info(t, "round_over", winner, say.round_over(winner)))
         for seat in range(self.players):
             total = self.scoreboard.totals[seat]
@@ -497,8 +508,9 @@ class Game(MissedObservations):
         self.apply_effect(seat, card, t, out)
 
     def _instick(self, seat: int | None, card: Card, t: float, out: list[Ruling]) -> None:
-        self._require_knock(seat, card, t, self.knock_ref(card, instick=True) or "B7",
-                            instick=True)
+        ref = self.knock_ref(card, instick=True)
+        if ref:  # (in Bruno always: B7, or B8 for a zero; a variant may need no knock)
+            self._require_knock(seat, card, t, ref, instick=True)
         out.append(info(t, "instick", seat, say.instick(seat, card), card=card.token))
         if seat is None:
             if card.draw_count:
@@ -621,8 +633,9 @@ class Game(MissedObservations):
         out.append(info(t, "draw_due", seat, say.draw_due(seat, count), count=count))
 
     def _penalise(self, t: float, rule: str, seat: int | None, card: Card | None, ref: str,
-                  message: str, out: list[Ruling], confidence: float = 1.0) -> None:
-        cards = self.rules.penalty_cards
+                  message: str, out: list[Ruling], confidence: float = 1.0,
+                  cards: int | None = None) -> None:
+        cards = self.rules.penalty_cards if cards is None else cards
         if seat is not None:
             self.owed_penalties[seat] += cards
         out.append(penalty(t, rule, seat, cards, card.token if card else None,

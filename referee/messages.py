@@ -92,7 +92,11 @@ def round_over(winner: int | None) -> str:
 
 
 def score(seat: int, points: int, total: int) -> str:
-    return f"Seat {seat}: {points} points this round, {total} in total."
+    return f"Seat {seat}: {_points(points)} this round, {total} in total."
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
 
 
 def match_over(leaders: list[int], total: int) -> str:

@@ -48,7 +48,54 @@ class StandardUno(Game):
         return points
 
 
-VARIANTS: list[type[Game]] = [Game, StandardUno]
+class SnabbUno(StandardUno):
+    """Snabb-UNO (docs/rules/snabb.md): anyone may jump in with the top card's exact twin at
+    any moment; a jump-in is the jumper's play and turns the direction round. One penalty card
+    for a card out of turn; a round won adds a card to the next start; the match goes to whoever
+    goes out in a round started with seven cards."""
+
+    name: ClassVar[str] = "snabb"
+    aliases: ClassVar[tuple[str, ...]] = ("Snabb-UNO", "snabb-uno")
+    default_rules: ClassVar[RuleSet] = RuleSet(penalty_cards=1, target_score=6)
+    rule_refs: ClassVar[dict[str, str]] = {"B2": "Q2", "P2": "Q4", "B4": "Q4", "P3": "Q4"}
+
+    def is_instick(self, card: Card) -> bool:
+        """Q3: the exact twin of the top card, never a black card."""
+        return not card.is_black and card == self.state.top
+
+    def on_instick(self, seat: int, card: Card) -> None:
+        """Q3: the jump-in turns the direction round, from the jumper's seat. On a draw card
+        meant for the jumper, the cards go back: the jumper owes nothing (Q5)."""
+        if card.draw_count:
+            owed = self.state.owed_draws
+            owed[seat] = max(0, owed[seat] - card.draw_count)
+        self.state.direction = -self.state.direction
+
+    def apply_effect(self, seat: int, card: Card, t: float, out: list) -> None:
+        """Q6: two identical black cards straight on each other turn the direction too."""
+        if card.is_black and self.card_beneath == card:
+            self.state.direction = -self.state.direction
+        super().apply_effect(seat, card, t, out)
+
+    def judge_going_out(self, winner: int | None, t: float, out: list) -> None:
+        """Q7: nobody goes out on a black card; who does takes two cards."""
+        top = self.state.top
+        if winner is not None and top is not None and top.is_black \
+                and self.state.top_seat == winner:
+            self._penalise(t, "illegal_card", winner, top, "Q7",
+                           f"Seat {winner} went out on the {top.name}, a black card", out,
+                           cards=2)
+
+    def round_points(self, hands: dict[int, tuple[Card, ...]]) -> dict[int, int]:
+        """Q8: a round won counts one (the winner starts the next round with a card more)."""
+        points = {seat: 0 for seat in range(self.players)}
+        winners = [seat for seat in range(self.players) if seat in hands and not hands[seat]]
+        if len(winners) == 1:
+            points[winners[0]] = 1
+        return points
+
+
+VARIANTS: list[type[Game]] = [Game, StandardUno, SnabbUno]
 
 
 class UnknownVariantError(ValueError):

@@ -44,5 +44,18 @@ RULE_TEXTS: dict[str, str] = {
     "U7": "The round's winner scores the cards left in the other hands: numbers face value, "
           "action cards 20, wilds 50.",
     "U8": "The match goes to 500 points; the highest total wins.",
+    # Snabb-UNO (docs/rules/snabb.md).
+    "Q1": "Two cards each to start; the dealer's turned card acts as the dealer's play.",
+    "Q2": "A card may be played on the top card if it has the same colour, the same number or "
+          "symbol, or it is black.",
+    "Q3": "Anyone may jump in at any moment with the top card's exact twin (never black); it "
+          "counts as the jumper's play and turns the direction round.",
+    "Q4": "One card per turn, in turn; a card out of turn costs one penalty card and is taken "
+          "back.",
+    "Q5": "A draw two jumped in by the player who must draw sends the cards back to the giver.",
+    "Q6": "Two identical black cards straight on each other turn the direction too.",
+    "Q7": "Nobody may go out on a black card: who does takes two cards.",
+    "Q8": "A round won adds a card to the next start; going out in a round started with 7 "
+          "cards wins the match.",
 }
 """Rule id -> one or two sentences, as shown next to each ruling."""
