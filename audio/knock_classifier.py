@@ -203,6 +203,17 @@ class RoomCalibration:
                    float(d["threshold"]), float(d["near_threshold"]), float(d["separation"]))
 
 
+@lru_cache(maxsize=1)
+def _shipped() -> KnockClassifier | None:
+    return KnockClassifier() if DEFAULT_MODEL_PATH.is_file() else None
+
+
+def default_classifier() -> KnockClassifier | None:
+    """The shipped model (one session per process, shared by every detector: a detector runs
+    in one thread), or None when it is not installed."""
+    return _shipped()
+
+
 class KnockClassifier:
     """The ONNX knock model and its features. One instance per detector; not thread-safe."""
 

@@ -51,12 +51,13 @@ def breath(seconds: float = 0.15, amplitude: float = 0.04, seed: int = 4) -> np.
     return (amplitude * np.diff(white) / 2).astype(np.float32)
 
 
-def test_a_knock_like_strike_that_goes_on_breathing_above_2_khz_is_not_a_knock():
+def test_the_gates_ring_check_refuses_a_knock_like_strike_that_goes_on_breathing_above_2_khz():
+    # The hand-set gates alone (the classifier, asked second, may judge otherwise).
     struck = place(noise(seconds=4.5, rms=1e-4), knock(), KNOCK_TIMES_S)
     coughed = place(struck, breath(), KNOCK_TIMES_S)
-    without_ring_check = KnockDetector(model=KnockModel(ring_high_room_db=1e3))
+    without_ring_check = KnockDetector(model=KnockModel(ring_high_room_db=1e3), classifier=None)
     assert len(knocks_in(coughed, detector=without_ring_check)) == 3
-    assert knocks_in(coughed) == []
+    assert knocks_in(coughed, detector=KnockDetector(classifier=None)) == []
 
 
 def test_speech_like_modulated_sound_is_not_a_knock():

@@ -76,17 +76,27 @@ def test_calibrating_in_a_room_that_echoes_hears_that_rooms_knocks():
     profile = measure_mic([b for b in blocks if b.t_s < calibration_end_s], quiet_s=3.0).profile
     later = [t for t in knuckles.event_times_s if t > calibration_end_s + 0.5]
 
-    def heard_later(model):
-        detector = KnockDetector(model=model)
+    def heard_later(model, classifier="shipped"):
+        detector = KnockDetector(model=model) if classifier else \
+            KnockDetector(model=model, classifier=None)
         return len(match_onsets([k.t_s for k in detect_knocks(blocks, detector)], later).errors_s)
 
-    assert heard_later(KnockModel()) <= 5
-    assert heard_later(knock_model_for(profile)) >= 20
+    assert heard_later(KnockModel(), classifier=None) <= 5  # the gates alone
+    assert heard_later(knock_model_for(profile), classifier=None) >= 20
+    # The learned classifier, asked about what the gates refuse, hears them without a profile.
+    assert heard_later(KnockModel()) >= 20
 
 
-def test_finger_pad_taps_are_not_heard_as_knocks():
+def test_finger_pad_taps_on_the_table_are_knocks():
+    # knocks-wide counts a fingertip's tap on the table as a knock (the signal a player
+    # gives), and the classifier learned so; knocks-dev had called them hard negatives, and
+    # the hand-set gates alone still refuse them.
     pads = clip("finger_pad_tap_test")
-    assert len(heard(pads.path)) <= 2
+    assert len(heard(pads.path)) >= 13  # of 15
+    gates = KnockDetector(classifier=None)
+    samples = load_samples(pads.path)
+    blocks = array_blocks(samples, DETECTOR_RATE_HZ, DETECTOR_RATE_HZ, 1600)
+    assert len(list(detect_knocks(blocks, gates))) <= 2
 
 
 def test_an_odd_sample_rate_recording_is_read_and_resampled():
