@@ -39,6 +39,9 @@ MIN_THRESHOLD_DB = KnockModel().min_strength_db
 #: first 5 knocks, scored on its 24 later ones and the tune distractors and backgrounds,
 #: through the three rooms of evaluation.knocks.ROOMS (audio/README.md, fourth round).
 RING_DROP_MARGIN_DB = 6.0
+#: The quiet part is quiet when its loudest moment stays this far (dB) under the weakest of
+#: the knocks: a recording of claps or talk from the start is not a room's quiet.
+QUIET_MARGIN_DB = 10.0
 
 
 class CalibrationError(Exception):
@@ -59,7 +62,8 @@ class MicMeasurement:
 
 
 def noise_floor_db(blocks: list[AudioBlock], percentile: float = 20.0) -> float:
-    """Noise floor (dB) of some blocks: a low percentile of the detector's frame levels."""
+    """Noise floor (dB) of some blocks: a low percentile of the detector's frame levels
+    (with `percentile` 100: their loudest frame)."""
     if not blocks:
         raise CalibrationError("the recording is shorter than the quiet part")
     params = DetectorParams()
@@ -106,6 +110,17 @@ def measure_mic(
         raise CalibrationError(
             f"heard no knocks after the first {quiet_s:g} s; knock {knocks} times firmly on "
             "the table, about a second apart"
+        )
+    if len(candidates) < knocks:
+        raise CalibrationError(
+            f"heard only {len(candidates)} clear knock(s) after the first {quiet_s:g} s, need "
+            f"{knocks}: knock {knocks} times firmly on the table, about a second apart"
+        )
+    weakest_level = min(k.features.floor_db + k.features.strength_db for k in candidates)
+    if noise_floor_db(quiet, percentile=100.0) > weakest_level - QUIET_MARGIN_DB:
+        raise CalibrationError(
+            f"the first {quiet_s:g} s are not quiet: something there is about as loud as the "
+            "knocks; start recording in silence, then knock"
         )
     features = [k.features for k in candidates]
     weakest = min(f.strength_db for f in features)

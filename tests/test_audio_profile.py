@@ -23,7 +23,7 @@ from calibration.profile import (
     save_mic_section,
 )
 from evaluation.matching import match_onsets
-from synth.sounds import knock, noise, place
+from synth.sounds import clap, knock, noise, place
 
 MIC = MicProfile(
     noise_floor_db=-60.0, knock_strength_db=50.0, weakest_knock_strength_db=47.5,
@@ -168,4 +168,20 @@ def test_calibration_on_a_recording_shorter_than_the_protocol_says_so(tmp_path):
     path = tmp_path / "short.wav"
     soundfile.write(path, noise(48_000, seconds=2.0), 48_000)
     with pytest.raises(CalibrationError, match=r"2\.0 s long"):
+        measure(path)
+
+
+def test_calibration_with_fewer_than_five_knocks_is_refused_saying_how_many(tmp_path):
+    with pytest.raises(CalibrationError, match=r"heard only 3 clear knock\(s\).*need 5"):
+        measure(protocol_recording(tmp_path, knocks=3))
+
+
+def test_a_recording_of_claps_from_the_start_is_refused_as_not_quiet(tmp_path):
+    # The case: 20 s of claps, no quiet part. Claps a second apart from the start.
+    rate = 48_000
+    sound = place(noise(rate, seconds=20.0, rms=1e-3), clap(rate, amplitude=0.5),
+                  [0.5 + i for i in range(19)], rate)
+    path = tmp_path / "claps.wav"
+    soundfile.write(path, sound, rate)
+    with pytest.raises(CalibrationError, match="not quiet"):
         measure(path)
