@@ -74,8 +74,29 @@ def passes_level_gate(knock, gate=None) -> bool:
     return f.strength_db >= gate[0] and f.strength_db - f.pre_level_db >= gate[1]
 
 
+WITH_GATES = False
+GATES_ONLY = False
+"""`--gates-only`: the hand-set gates alone, scored the same way (the baseline)."""
+"""Score the product's rule instead of the classifier alone (`--with-gates`): the detector's
+hand-set gates decide first, and the classifier at logit 0 judges what they refuse
+(`audio.detector.KnockDetector`'s second opinion)."""
+
+
 def _judge(classifier: KnockClassifier, samples: np.ndarray, calibration=None):
+    from audio.detector import DetectorParams
+    from audio.knock_score import KnockModel, knock_confidence
+
+    gates, bar = KnockModel(), DetectorParams().min_confidence
+
     def judge(t_s, knock):
+        if WITH_GATES and knock.features is not None \
+                and knock_confidence(knock.features, gates) >= bar:
+            return 1.0  # the gates accept it
+        if GATES_ONLY:
+            return 0.0
+        if WITH_GATES:
+            verdict = classifier.judge(samples, round(t_s * RATE_HZ), knock.features)
+            return float(1.0 / (1.0 + np.exp(-np.clip(verdict.logit, -60, 60))))
         if not passes_level_gate(knock):
             return 0.0
         verdict = classifier.judge(samples, round(t_s * RATE_HZ), knock.features)
@@ -306,13 +327,20 @@ def main(argv=None) -> int:
     parser.add_argument("--tag", default="", help="suffix of model files and results")
     parser.add_argument("--model-tag", default=None, help="score the models of another tag")
     parser.add_argument("--no-level-gate", action="store_true")
+    parser.add_argument("--gates-only", action="store_true",
+                        help="score the hand-set gates alone (the baseline)")
+    parser.add_argument("--with-gates", action="store_true",
+                        help="score the product's rule: the hand-set gates first, then the "
+                             "classifier at logit 0 on what they refuse")
     parser.add_argument("--choose-thresholds", action="store_true",
                         help="choose each fold's threshold from the other folds (see "
                              "choose_threshold); needs every fold's model")
     args = parser.parse_args(argv)
-    global LEVEL_GATE
+    global LEVEL_GATE, WITH_GATES, GATES_ONLY
     if args.no_level_gate:
         LEVEL_GATE = ()
+    WITH_GATES = args.with_gates or args.gates_only
+    GATES_ONLY = args.gates_only
     from audio.knock_classifier import PatchSpec
     from models.knocks.train_knocks import fit
 
