@@ -90,6 +90,14 @@ def draw_mismatches(truth: list[dict], found: list[dict]) -> list[str]:
             if id(e) not in matched]
 
 
+def phantom_plays(truth: list[dict], found: list[dict]) -> list[str]:
+    """The plays found that did not happen, a line each (for `--verbose`)."""
+    _, seen_cards, pairs = _paired(truth, found, "card", PLAY_MATCH_S)
+    matched = {id(f) for _, f in pairs}
+    return [f"phantom play: t {f['t']:.2f} s, seat {f['seat']}, {f['card']} "
+            f"(confidence {f.get('confidence')})" for f in seen_cards if id(f) not in matched]
+
+
 def card_misreadings(truth: list[dict], found: list[dict]) -> list[str]:
     """The plays found with the wrong card, a line each (for `--verbose`)."""
     _, _, pairs = _paired(truth, found, "card", PLAY_MATCH_S)
@@ -179,7 +187,7 @@ def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
             print(f"{path.name}: {s.found}/{s.plays} found, {s.phantom} phantom, seats "
                   f"{s.seat_right}, draws {s.draws_found}/{s.draws} (+{s.draw_phantom})",
                   flush=True)
-            for line in (card_misreadings(truth[1:], found)
+            for line in (card_misreadings(truth[1:], found) + phantom_plays(truth[1:], found)
                          + draw_mismatches(truth[1:], found)):
                 print(f"  {line}", flush=True)
         total.add(s)
