@@ -133,6 +133,8 @@ class Game(MissedObservations):
     `ref` is always the id on the page of the game being played."""
     highest_total_wins: ClassVar[bool] = False
     """S3: Bruno's match goes to the lowest total; standard UNO's to the highest."""
+    gives_penalties: ClassVar[bool] = True
+    """False for a game that rules nothing (Flaske UNO announces every card instead)."""
 
     def __init__(self, players: int, dealer: int = 0, rules: RuleSet | None = None) -> None:
         if not 2 <= players <= 10:
@@ -297,6 +299,10 @@ class Game(MissedObservations):
         counts every hand against its holder."""
         return {seat: self.score_hand(hands.get(seat, ())) for seat in range(self.players)}
 
+    def announce_card(self, seat: int | None, card: Card, t: float, out: list[Ruling]) -> None:
+        """After each card read surely (`seat`: who played it, as far as the referee knows):
+        what the game says about it. Bruno says nothing more."""
+
     def judge_going_out(self, winner: int | None, t: float, out: list[Ruling]) -> None:
         """At the end of a round, before it is scored: rule on how `winner` went out. Bruno's
         B10 (going out on an instick needs its knock) is a knock obligation like any other."""
@@ -335,6 +341,9 @@ class Game(MissedObservations):
                 self.state.may_owe = ((event.seat + direction) % self.players, 3)
         if card.is_black and early_color and t - early_color.t <= COLOR_BEFORE_CARD_S:
             self._on_color(early_color, out, t=t)
+        if self.state.in_round and sure:
+            self.announce_card(event.seat if event.seat is not None else self.state.top_seat,
+                               card, t, out)
 
     def _judge_card(self, event: CardPlayed, sure: bool, out: list[Ruling]) -> None:
         card, seat, t = event.card, event.seat, event.t
@@ -635,6 +644,8 @@ class Game(MissedObservations):
     def _penalise(self, t: float, rule: str, seat: int | None, card: Card | None, ref: str,
                   message: str, out: list[Ruling], confidence: float = 1.0,
                   cards: int | None = None) -> None:
+        if not self.gives_penalties:
+            return
         cards = self.rules.penalty_cards if cards is None else cards
         if seat is not None:
             self.owed_penalties[seat] += cards

@@ -26,6 +26,7 @@ INFO_RULES: tuple[str, ...] = (
     "match_over",
     "corrected",
     "withdrawn",
+    "flaske",
 )
 
 RULE_WORDS: dict[str, str] = {

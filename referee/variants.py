@@ -10,6 +10,7 @@ from typing import ClassVar
 from referee.cards import Card
 from referee.game import Game
 from referee.rules import RuleSet
+from referee.rulings import info
 
 
 class StandardUno(Game):
@@ -95,7 +96,56 @@ class SnabbUno(StandardUno):
         return points
 
 
-VARIANTS: list[type[Game]] = [Game, StandardUno, SnabbUno]
+_NUMBER_WORDS = ("", "one sip", "two sips", "three sips", "four sips", "five sips")
+
+_FLASKE_GAMES = {
+    "0": "category: seat {s} names one, and round the table each names something in it; "
+         "who cannot, drinks",
+    "6": "waterfall: everyone drinks, seat {s} first, and nobody stops before the one before",
+    "7": "pee card for seat {s}: one trip from the table, whenever",
+    "8": "seat {s} makes a rule",
+    "9": "finger on the bottle: the last to lift it drinks, seat {s} counts",
+}
+
+
+class FlaskeUno(StandardUno):
+    """Flaske UNO (docs/rules/flaske.md): standard UNO's turns, no penalties; every card
+    played is announced with what it means at the bottle."""
+
+    name: ClassVar[str] = "flaske"
+    aliases: ClassVar[tuple[str, ...]] = ("Flaske UNO", "flaske-uno")
+    gives_penalties: ClassVar[bool] = False
+
+    def announce_card(self, seat: int | None, card: Card, t: float, out: list) -> None:
+        """F2-F5: the card's rule, said as it lands."""
+        who = "someone" if seat is None else f"seat {seat}"
+        left = None if seat is None else (seat + 1) % self.players
+        right = None if seat is None else (seat - 1) % self.players
+
+        def say(message: str, drinker: int | None = seat, count: int | None = None) -> None:
+            out.append(info(t, "flaske", drinker, f"{card.name.capitalize()}: {message}.",
+                            card=card.token, count=count))
+
+        if card.is_number and 1 <= int(card.value) <= 5:
+            say(f"{_NUMBER_WORDS[int(card.value)]} for {who}", count=int(card.value))
+        elif card.is_number:
+            say(_FLASKE_GAMES[card.value].format(s="?" if seat is None else seat))
+        elif card.value == "skip":
+            say("the next player is skipped")
+        elif card.value == "reverse":
+            say("play turns the other way")
+        elif card.value == "draw_2" and seat is not None:
+            red_or_blue = card.color.value in ("r", "b")
+            target, side = (right, "right") if red_or_blue else (left, "left")
+            say(f"two sips for the player on {who}'s {side}, seat {target}", target, 2)
+        elif card.value == "wild_draw_4" and seat is not None:
+            say(f"four sips for seat {right} on the right", right, 4)
+            say(f"four sips for seat {left} on the left", left, 4)
+        elif card.value == "wild":
+            say("everyone drinks together: skål!", None)
+
+
+VARIANTS: list[type[Game]] = [Game, StandardUno, SnabbUno, FlaskeUno]
 
 
 class UnknownVariantError(ValueError):

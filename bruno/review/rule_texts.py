@@ -57,5 +57,12 @@ RULE_TEXTS: dict[str, str] = {
     "Q7": "Nobody may go out on a black card: who does takes two cards.",
     "Q8": "A round won adds a card to the next start; going out in a round started with 7 "
           "cards wins the match.",
+    # Flaske UNO (docs/rules/flaske.md).
+    "F1": "Standard UNO's turns; nothing is ever ruled an error.",
+    "F2": "A 1 to 5: the player drinks that many sips.",
+    "F3": "0 category, 6 waterfall, 7 pee card, 8 make a rule, 9 finger on the bottle.",
+    "F4": "Draw two: two sips for the right-hand neighbour (red, blue) or the left-hand one "
+          "(green, yellow); wild draw four: four for both.",
+    "F5": "A wild: everyone drinks together.",
 }
 """Rule id -> one or two sentences, as shown next to each ruling."""
