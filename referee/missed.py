@@ -17,15 +17,12 @@ from referee.rulings import Ruling, info
 
 if TYPE_CHECKING:
     from referee.cards import Card
-    from referee.game import Game
-
-    _Base = Game
-else:
-    _Base = object
 
 
-class MissedObservations(_Base):
-    """The re-synchronising half of the referee."""
+class MissedObservations:
+    """The re-synchronising half of the referee: a mixin of `referee.game.Game`, whose state,
+    rules and turn helpers it uses (it imports nothing of the game, so the two files make no
+    import loop)."""
 
     def _resynchronise(self, seat: int, t: float, out: list[Ruling]) -> bool:
         """Whether a card from `seat`, whose turn it is not, is the turn play that a missed
