@@ -35,12 +35,7 @@ class MissedObservations:
             # card may be its twin (an instick), which plays on from its own seat too.
             self._begin_turn(seat, t, out)
             return True
-        if not self.rules.follow_the_table:
-            return False
-        if s.direction_doubt and seat == s.turn_if_reversed:
-            self._turn_the_other_way(t, out)
-            return True
-        return self._follow_erroneous_card(seat, t, out)
+        return self._follow_the_table(seat, t, out)
 
     def _acts_in_turn(self, seat: int, t: float, out: list[Ruling],
                       drawing: bool = False) -> bool:
@@ -56,9 +51,16 @@ class MissedObservations:
             # Whose turn it is was not known (after an unseen instick) or a guess.
             self._begin_turn(seat, t, out)
             return True
+        return self._follow_the_table(seat, t, out, drawing)
+
+    def _follow_the_table(self, seat: int, t: float, out: list[Ruling],
+                          drawing: bool = False) -> bool:
+        """The table plays on in an order the referee did not expect (`follow_the_table`):
+        the other way round when the direction is in doubt, or on from a card ruled out of
+        turn; whether it followed (and moved the turn)."""
         if not self.rules.follow_the_table:
             return False
-        if s.direction_doubt and seat == s.turn_if_reversed:
+        if self.state.direction_doubt and seat == self.state.turn_if_reversed:
             self._turn_the_other_way(t, out)
             return True
         return self._follow_erroneous_card(seat, t, out, drawing)
