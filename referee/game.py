@@ -294,9 +294,11 @@ class Game(MissedObservations):
         """S1/S2."""
         return hand_points(cards)
 
-    def round_points(self, hands: dict[int, tuple[Card, ...]]) -> dict[int, int]:
-        """What each seat scores for a round, from the cards left in each hand (S1): Bruno
-        counts every hand against its holder."""
+    def round_points(self, hands: dict[int, tuple[Card, ...]], winner: int | None
+                     ) -> dict[int, int]:
+        """What each seat scores for a round, from the cards left in each hand (S1), `winner`
+        the one seat that went out (None when not one): Bruno counts every hand against its
+        holder."""
         return {seat: self.score_hand(hands.get(seat, ())) for seat in range(self.players)}
 
     def announce_card(self, seat: int | None, card: Card, t: float, out: list[Ruling]) -> None:
@@ -475,10 +477,10 @@ class Game(MissedObservations):
     def _on_round_end(self, event: RoundEnd, out: list[Ruling]) -> None:
         t = event.t
         hands = dict(event.hands)
-        points = self.round_points(hands)
-        self.scoreboard.add_round(points)
         out_seats = [seat for seat, cards in hands.items() if not cards]
         winner = out_seats[0] if len(out_seats) == 1 else None
+        points = self.round_points(hands, winner)
+        self.scoreboard.add_round(points)
         self.judge_going_out(winner, t, out)
         out.append(info(t, "round_over", winner, say.round_over(winner)))
         for seat in range(self.players):

@@ -39,13 +39,12 @@ class StandardUno(Game):
         """U5: "UNO" is this game's own call; no word is a wrong one."""
         return None
 
-    def round_points(self, hands: dict[int, tuple[Card, ...]]) -> dict[int, int]:
+    def round_points(self, hands: dict[int, tuple[Card, ...]], winner: int | None
+                     ) -> dict[int, int]:
         """U7: the winner scores every card left in the other hands; everyone else 0."""
         points = {seat: 0 for seat in range(self.players)}
-        winners = [seat for seat in range(self.players) if seat in hands and not hands[seat]]
-        if len(winners) == 1:
-            points[winners[0]] = sum(card.points for seat, cards in hands.items()
-                                     if seat != winners[0] for card in cards)
+        if winner is not None:
+            points[winner] = sum(card.points for cards in hands.values() for card in cards)
         return points
 
 
@@ -87,12 +86,12 @@ class SnabbUno(StandardUno):
                            f"Seat {winner} went out on the {top.name}, a black card", out,
                            cards=2)
 
-    def round_points(self, hands: dict[int, tuple[Card, ...]]) -> dict[int, int]:
+    def round_points(self, hands: dict[int, tuple[Card, ...]], winner: int | None
+                     ) -> dict[int, int]:
         """Q8: a round won counts one (the winner starts the next round with a card more)."""
         points = {seat: 0 for seat in range(self.players)}
-        winners = [seat for seat in range(self.players) if seat in hands and not hands[seat]]
-        if len(winners) == 1:
-            points[winners[0]] = 1
+        if winner is not None:
+            points[winner] = 1
         return points
 
 
