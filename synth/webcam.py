@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass
+from functools import cached_property
 from pathlib import Path
 
 import cv2
@@ -172,12 +173,18 @@ class WebcamLook:
         noise = np.random.default_rng(index).normal(0, self.noise_sigma, out.shape)
         return np.clip(out + noise, 0, 255).astype(np.uint8)
 
-    def _light(self, t: float) -> np.ndarray:
+    @cached_property
+    def _still_light(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(x, y, the lamp's gain) per pixel: the same in every frame, so made once."""
         h, w = self.size
         ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
         hx, hy, hr, hs = self.hotspot
         d2 = ((xs - hx * w) ** 2 + (ys - hy * h) ** 2) / (hr * w) ** 2
-        gain = 1.0 + hs * np.exp(-d2) - hs * 0.3
+        return xs, ys, 1.0 + hs * np.exp(-d2) - hs * 0.3
+
+    def _light(self, t: float) -> np.ndarray:
+        h, w = self.size
+        xs, ys, gain = self._still_light
         gx, gy = self.glare_at(t)
         g2 = ((xs - gx * w) ** 2 + (ys - gy * h) ** 2) / (self.glare_radius * w) ** 2
         gain = gain + self.glare_strength * np.exp(-g2 * 2.0)
