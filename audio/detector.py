@@ -415,8 +415,8 @@ class KnockDetector:
             if frame_end is not None and onset + spec.n_post > frame_end:
                 break  # (in onset order: the later ones are not ready either)
             self._deferred.pop(0)
-            end = onset + spec.n_post if frame_end is None else min(frame_end, onset + spec.n_post)
-            heard = self._recent[: max(0, end - self._recent_start)]
+            # Up to the window's end (at the end of the input, what there is: zeros after it).
+            heard = self._recent[: max(0, onset + spec.n_post - self._recent_start)]
             verdict = self.classifier.judge(heard, onset - self._recent_start, knock.features)
             margin = verdict.logit - self.params.second_opinion_logit
             if margin >= 0:
