@@ -43,6 +43,8 @@ class Score:
     phantom: int = 0
     seat_right: int = 0
     seat_none: int = 0
+    unsure_seats: int = 0  # named with a seat_confidence below 1
+    unsure_seats_right: int = 0
     card_right: int = 0
     errors_s: list[float] = field(default_factory=list)
     draws: int = 0
@@ -112,6 +114,9 @@ def score(truth: list[dict], found: list[dict]) -> Score:
     for g, f in pairs:
         s.seat_right += f["seat"] == g["seat"]
         s.seat_none += f["seat"] is None
+        if f["seat"] is not None and f.get("seat_confidence") is not None:
+            s.unsure_seats += 1
+            s.unsure_seats_right += f["seat"] == g["seat"]
         s.card_right += f["card"] == g["card"]
         s.errors_s.append(f["t"] - g["t"])
     true_draws, seen_draws, draw_pairs = _paired(truth, found, "draw", DRAW_MATCH_S)
@@ -131,6 +136,8 @@ def table(s: Score, games: int) -> str:
     errs = sorted(abs(e) for e in s.errors_s)
     median = statistics.median(errs) * 1000 if errs else float("nan")
     p90 = errs[int(0.9 * (len(errs) - 1))] * 1000 if errs else float("nan")
+    sure_named = s.found - s.seat_none - s.unsure_seats
+    sure_right = s.seat_right - s.unsure_seats_right
     rows = [
         ("games", f"{games} ({s.seconds:.0f} s of footage, reviewed at "
                   f"{s.seconds / max(s.review_s, 1e-9):.1f}x real time)"),
@@ -140,6 +147,9 @@ def table(s: Score, games: int) -> str:
         ("phantom plays", str(s.phantom)),
         ("seat right (of found)", f"{s.seat_right} ({_pct(s.seat_right, s.found)}); "
                                   f"{s.seat_none} unnamed"),
+        ("seats named unsure", f"{s.unsure_seats}, right {s.unsure_seats_right} "
+                               f"({_pct(s.unsure_seats_right, s.unsure_seats)}); sure ones "
+                               f"right {_pct(sure_right, sure_named)}"),
         ("card right (of found)", f"{s.card_right} ({_pct(s.card_right, s.found)})"),
         ("onset error |t|", f"median {median:.0f} ms, p90 {p90:.0f} ms"),
         ("draws found", f"{s.draws_found} of {s.draws} ({_pct(s.draws_found, s.draws)}); "

@@ -64,6 +64,8 @@ class CardPlayed(Event):
     seat: int | None = None
     confidence: float | None = None
     alternatives: tuple[str, ...] = ()
+    seat_confidence: float | None = None
+    """How sure the camera is of `seat` (0..1); None: as sure as it gets (notes, a log)."""
     kind: ClassVar[str] = "card"
     order: ClassVar[int] = 2
 
@@ -73,6 +75,8 @@ class CardPlayed(Event):
             out["confidence"] = self.confidence
         if self.alternatives:
             out["alternatives"] = list(self.alternatives)
+        if self.seat_confidence is not None:
+            out["seat_confidence"] = self.seat_confidence
         return out
 
 
@@ -103,6 +107,24 @@ class Knock(Event):
             out["strength"] = self.strength
         if self.confidence is not None:
             out["confidence"] = self.confidence
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Loud(Event):
+    """The room was loud for `duration` seconds from `t` (talk, laughter, dishes): `level` dB
+    over its quiet floor. A knock in it may have gone unheard, so a missed knock whose window
+    overlaps it is an unsure ruling (docs/missed-observations.md)."""
+
+    duration: float = 0.0
+    level: float | None = None
+    kind: ClassVar[str] = "loud"
+    order: ClassVar[int] = 4
+
+    def fields(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"duration": self.duration}
+        if self.level is not None:
+            out["level"] = self.level
         return out
 
 
@@ -209,8 +231,8 @@ class Confirm(Event):
 
 
 EVENT_KINDS: dict[str, type[Event]] = {
-    cls.kind: cls for cls in (CardPlayed, CardRemoved, Knock, Draw, Call, ColorNamed, RoundEnd,
-                              Correction, Undo, Confirm)
+    cls.kind: cls for cls in (CardPlayed, CardRemoved, Knock, Loud, Draw, Call, ColorNamed,
+                              RoundEnd, Correction, Undo, Confirm)
 }
 
 CORRECTION_KINDS: frozenset[str] = frozenset({Correction.kind, Undo.kind, Confirm.kind})
@@ -301,6 +323,7 @@ def _parse_card(data: dict[str, Any], t: float, players: int | None) -> CardPlay
         seat=_seat(data, players),
         confidence=_unit_interval(data, "confidence"),
         alternatives=tokens,
+        seat_confidence=_unit_interval(data, "seat_confidence"),
     )
 
 
@@ -320,6 +343,17 @@ def _parse_knock(data: dict[str, Any], t: float, players: int | None) -> Knock:
         strength=None if strength is None else float(strength),
         confidence=_unit_interval(data, "confidence"),
     )
+
+
+def _parse_loud(data: dict[str, Any], t: float, players: int | None) -> Loud:
+    duration, level = data.get("duration"), data.get("level")
+    if isinstance(duration, bool) or not isinstance(duration, int | float) \
+            or not math.isfinite(duration) or duration < 0:
+        raise EventError(f"'duration' must be a number of seconds (0 or more), got {duration!r}")
+    if level is not None and (isinstance(level, bool) or not isinstance(level, int | float)
+                              or not math.isfinite(level)):
+        raise EventError(f"'level' must be a number of dB, got {level!r}")
+    return Loud(t=t, duration=float(duration), level=None if level is None else float(level))
 
 
 def _parse_draw(data: dict[str, Any], t: float, players: int | None) -> Draw:
@@ -386,6 +420,7 @@ _PARSERS = {
     "card": _parse_card,
     "card_removed": _parse_card_removed,
     "knock": _parse_knock,
+    "loud": _parse_loud,
     "draw": _parse_draw,
     "call": _parse_call,
     "color": _parse_color,

@@ -24,6 +24,7 @@ from referee.events import (
     Draw,
     Event,
     Knock,
+    Loud,
     RoundEnd,
 )
 from referee.missed import MissedObservations
@@ -158,7 +159,10 @@ class Game(MissedObservations):
         self._card_sure = True
         """Whether the card being judged was read surely enough for a ruling to rest on it."""
         self._card_confidence = 1.0
-        """The reading confidence of the card being judged (1 when the camera gave none)."""
+        """How sure the camera is of the card being judged: its reading and its seat, the
+        lesser of the two (1 when the camera gave neither)."""
+        self.loud_spans: list[tuple[float, float]] = []
+        """Recent loud moments (start, end): a knock in them may have gone unheard."""
         self._clock = _Clock()
         self._pile = _Pile()
         self._handlers = {kind: getattr(self, "_on_" + kind) for kind in EVENT_KINDS
@@ -326,7 +330,9 @@ class Game(MissedObservations):
         card, t = event.card, event.t
         sure = event.confidence is None or event.confidence >= self.rules.min_card_confidence
         self._card_sure = sure
-        self._card_confidence = 1.0 if event.confidence is None else event.confidence
+        self._card_confidence = min(
+            1.0 if event.confidence is None else event.confidence,
+            1.0 if event.seat_confidence is None else event.seat_confidence)
         early_color, self.early_color = self.early_color, None
         self._push(card)
         direction = self.state.direction
@@ -411,6 +417,12 @@ class Game(MissedObservations):
         horizon = t - self.rules.knock_before_s
         self.free_knocks = [k for k in self.free_knocks if k >= horizon]
         self.free_knocks.append(t)
+
+    def _on_loud(self, event: Loud, out: list[Ruling]) -> None:
+        # Only the spans a knock window still open could overlap are worth keeping.
+        horizon = event.t - self.rules.knock_before_s - self.rules.knock_after_s
+        self.loud_spans = [s for s in self.loud_spans if s[1] >= horizon]
+        self.loud_spans.append((event.t, event.t + event.duration))
 
     def _on_draw(self, event: Draw, out: list[Ruling]) -> None:
         seat, s = event.seat, self.state
@@ -718,7 +730,11 @@ class Game(MissedObservations):
 
     def _missed_knock(self, obligation: KnockObligation, out: list[Ruling]) -> None:
         self.obligations.remove(obligation)
+        confidence = obligation.confidence
+        if any(start <= obligation.deadline and end >= obligation.opens
+               for start, end in self.loud_spans):
+            confidence = min(confidence, self.rules.loud_knock_confidence)
         self._penalise(obligation.deadline, "missed_knock", obligation.seat,
                        obligation.card, obligation.ref,
                        say.missed_knock(obligation.seat, obligation.card, obligation.instick),
-                       out, obligation.confidence)
+                       out, confidence)

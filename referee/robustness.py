@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from referee.cards import ALL_CARDS, Card
-from referee.events import Call, CardPlayed, Draw, Event, Knock
+from referee.events import Call, CardPlayed, Draw, Event, Knock, Loud
 from referee.game import Game
 from referee.rules import RuleSet
 from referee.rulings import Ruling
@@ -86,6 +86,17 @@ def missed_knock(rng, events):
     return _remove(rng, events, lambda e: isinstance(e, Knock))
 
 
+def drowned_knock(rng, events):
+    """A knock struck while the table was loud: not heard, but the microphone heard the room
+    loud around it (a `loud` event), so the missed knock it leads to is unsure."""
+    removed = missed_knock(rng, events)
+    if removed is None:
+        return None
+    kept, t = removed
+    loud = Loud(round(t - 0.4, 3), duration=1.0, level=15.0)
+    return sorted([*kept, loud], key=Event.sort_key), t
+
+
 def missed_draw_and_pass(rng, events):
     """Both signs of a seat that could not play: its draw and its "pass" (the camera cannot
     hear; the draw watcher misses about one draw in ten)."""
@@ -103,6 +114,7 @@ PERTURBATIONS: dict[str, Perturbation] = {
     "a card's seat (null)": unseen_seat,
     "a card read unsure": unsure_reading,
     "a knock": missed_knock,
+    "a knock, the room loud": drowned_knock,
     "a draw and its pass": missed_draw_and_pass,
 }
 """What is removed or blurred, by name; the last is two observations of one missed turn."""

@@ -58,6 +58,10 @@ class RuleSet:
     missed_draw_confidence: float = 0.5
     """The confidence of an `out_of_turn` that one unseen draw would explain: the next seat
     played before the turn holder was seen taking a card (the draw watcher misses some)."""
+    loud_knock_confidence: float = 0.5
+    """The confidence of a `missed_knock` whose window overlapped a loud moment (a `loud`
+    event): the knock may have been struck and drowned; below `announce_min_confidence` by
+    default, so the table checks it rather than hears it."""
     announce_min_confidence: float = 0.7
     """Live: a penalty with a lower confidence is not spoken; the dashboard shows it as "check"
     for the table to confirm or dismiss."""
@@ -94,6 +98,7 @@ _KINDS: dict[str, tuple[type, bool]] = {
     "follow_the_table": (bool, False),
     "assume_missed_take_back": (bool, False),
     "missed_draw_confidence": (float, False),
+    "loud_knock_confidence": (float, False),
     "announce_min_confidence": (float, False),
     "rounds": (int, True),
     "target_score": (int, True),

@@ -133,7 +133,10 @@ class Session:
         assert isinstance(played, CardPlayed)
         amended = replace(played, card=correction.card or played.card,
                           seat=played.seat if correction.seat is None else correction.seat,
-                          confidence=None, alternatives=())
+                          confidence=None, alternatives=(),
+                          # The table named the seat: it is as sure as it gets.
+                          seat_confidence=played.seat_confidence if correction.seat is None
+                          else None)
         history = [*self.history[:index], amended, *self.history[index + 1:]]
         out = [info(correction.t, "corrected", amended.seat,
                     messages.corrected(correction.card, correction.seat, played.t),

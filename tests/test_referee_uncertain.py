@@ -75,3 +75,54 @@ def test_events_up_to_half_a_second_out_of_order_give_the_same_rulings_as_sorted
         jittered = sorted(events, key=lambda e: e["t"] + rng.uniform(0, 0.49))
         got = [r.to_dict() for r in replay(setup.new_game(), [parse_event(e) for e in jittered])]
         assert got == expected
+
+
+def _penalty_confidences(rulings):
+    return [(r["rule"], r["confidence"]) for r in rulings if r["kind"] == "ruling"]
+
+
+def test_a_missed_knock_whose_window_was_loud_is_unsure_and_a_quiet_one_stays_sure():
+    zero = card(2, "r_0", 1)  # a zero needs a knock within 0.3 s before to 1.5 s after
+    quiet = referee(card(1, "r_5", 0), zero)
+    assert _penalty_confidences(quiet) == [("missed_knock", 1.0)]
+    loud = referee(card(1, "r_5", 0), zero, {"t": 2.4, "kind": "loud", "duration": 0.6})
+    assert _penalty_confidences(loud) == [("missed_knock", 0.5)]
+    # A loud moment after the window closed says nothing about the knock.
+    later = referee(card(1, "r_5", 0), zero, {"t": 3.8, "kind": "loud", "duration": 0.5},
+                    card(5, "r_3", 2))
+    assert _penalty_confidences(later) == [("missed_knock", 1.0)]
+
+
+def test_the_loud_bar_is_a_table_setting():
+    rulings = referee(card(1, "r_5", 0), card(2, "r_0", 1),
+                      {"t": 2.2, "kind": "loud", "duration": 0.3}, loud_knock_confidence=0.2)
+    assert _penalty_confidences(rulings) == [("missed_knock", 0.2)]
+
+
+def test_a_penalty_pinned_on_an_unsure_seat_carries_the_seats_doubt():
+    # Seat 3 plays out of turn (seat 1 holds it); the camera was only 60% sure it was seat 3.
+    unsure = referee(card(1, "r_5", 0), card(2, "r_7", 3, seat_confidence=0.6))
+    assert _penalty_confidences(unsure) == [("out_of_turn", 0.6)]
+    sure = referee(card(1, "r_5", 0), card(2, "r_7", 3, seat_confidence=1.0))
+    assert _penalty_confidences(sure) == [("out_of_turn", 1.0)]
+    # The lesser of the card's reading and its seat.
+    both = referee(card(1, "r_5", 0), card(2, "g_7", 1, confidence=0.8, seat_confidence=0.9))
+    assert _penalty_confidences(both) == [("illegal_card", 0.8)]
+
+
+def test_loud_and_seat_confidence_lines_round_trip_through_the_event_log():
+    from referee.events import parse_event
+
+    for line in ({"t": 2.4, "kind": "loud", "duration": 0.6, "level": 14.5},
+                 {"t": 2.0, "kind": "card", "card": "r_7", "seat": 3, "confidence": 0.9,
+                  "seat_confidence": 0.6}):
+        assert parse_event(line).to_dict() == line
+
+
+def test_a_loud_line_with_a_bad_duration_is_refused_by_name():
+    import pytest
+
+    from referee.events import EventError, parse_event
+
+    with pytest.raises(EventError, match="'duration'"):
+        parse_event({"t": 1, "kind": "loud", "duration": -1})

@@ -157,3 +157,13 @@ def test_bruno_calibrate_camera_writes_a_profile_and_a_picture(tmp_path):
                              capture_output=True, text=True, timeout=60)
     assert missing.returncode == 2
     assert missing.stderr.count("\n") == 1 and "no such file" in missing.stderr
+
+
+def test_a_seat_vote_says_how_many_of_its_frames_agreed():
+    from vision.seats import vote, vote_share
+
+    assert vote_share([2, 2, 2, None]) == (2, 1.0)  # frames that named nobody do not count
+    assert vote_share([1, 1, 1, 3]) == (1, 0.75)
+    assert vote_share([1, 3]) == (None, None)  # split: nobody is named
+    assert vote_share([]) == (None, None)
+    assert vote([1, 1, 1, 3]) == 1

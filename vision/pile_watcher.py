@@ -42,7 +42,7 @@ from referee.rules import RuleSet
 from vision.arms import Arm, robust_level
 from vision.frames import Frame
 from vision.pixels import follow, l1_distance, scale_channels
-from vision.seats import vote
+from vision.seats import vote_share
 
 
 class PileState(Enum):
@@ -236,6 +236,7 @@ class _Played:
     t_s: float
     hull: np.ndarray  # bool mask over the region
     before: np.ndarray  # reference before it came
+    seat_share: float | None = None  # of the frames' votes, those that named `seat`
 
 
 @dataclass
@@ -423,7 +424,7 @@ class PileWatcher:
             gone_t = self._rest_time(crop, hull, t)
             return [*settled, CardRemoved(round(gone_t, 4), card=Card.parse(gone.card))]
         rest_t = self._rest_time(crop, hull, t)
-        seat = self._seat(hull, rest_t)
+        seat, seat_share = self._seat(hull, rest_t)
         last = self.played[-1] if self.played else None
         if last is not None and self._adjusts(last, hull, seat, rest_t):
             self._adopt(crop, hull | last.hull)
@@ -432,7 +433,7 @@ class PileWatcher:
             return []
         settled = self._settle_waiting()  # the card before this one is read now, or never
         self.hand_left = False
-        played = _Played(None, seat, rest_t, hull, self.reference.copy())
+        played = _Played(None, seat, rest_t, hull, self.reference.copy(), seat_share)
         self.played.append(played)
         del self.played[:-8]
         self._adopt(crop, hull)
@@ -547,8 +548,12 @@ class PileWatcher:
             return []
         played.card = reading.card
         alternatives = (reading.runner_up,) if reading.runner_up else ()
+        # A seat every frame agreed on is written as sure (no field): the log stays as it was.
+        share = played.seat_share
+        seat_confidence = None if share is None or share >= 1.0 else round(share, 2)
         return [CardPlayed(round(played.t_s, 4), card=Card.parse(reading.card), seat=played.seat,
-                           confidence=round(reading.confidence, 3), alternatives=alternatives)]
+                           confidence=round(reading.confidence, 3), alternatives=alternatives,
+                           seat_confidence=seat_confidence)]
 
     def _adjusts(self, last: _Played, hull: np.ndarray, seat: int | None, rest_t: float
                  ) -> bool:
@@ -614,9 +619,10 @@ class PileWatcher:
             rest = t
         return rest
 
-    def _seat(self, hull: np.ndarray, rest_t: float) -> int | None:
+    def _seat(self, hull: np.ndarray, rest_t: float) -> tuple[int | None, float | None]:
         """The seat of the arm that held the card's place just before it came to rest (the
-        card was in its hand); failing that, of the arm whose tip was nearest the card."""
+        card was in its hand); failing that, of the arm whose tip was nearest the card. With
+        it, the share of the frames' votes that named it (how sure the seat is)."""
         ys, xs = np.nonzero(hull)
         xs = xs + self.region_px[0]
         ys = ys + self.region_px[1]
@@ -637,7 +643,7 @@ class PileWatcher:
             near = [n for n in near if n[0] <= radius2]
             if near:
                 nearest.append(min(near, key=lambda n: n[0])[1])
-        return vote(holding) if holding else vote(nearest)
+        return vote_share(holding) if holding else vote_share(nearest)
 
     def _read(self, hull: np.ndarray, frames: list[Frame]) -> CardReading | None:
         ys, xs = np.nonzero(hull)

@@ -54,8 +54,15 @@ def seat_of_angle(angle: float, seat_angles_deg: Sequence[float]) -> int | None:
 def vote(seats: Iterable[int | None], min_share: float = 0.6) -> int | None:
     """The seat named by at least `min_share` of the named votes (None votes are ignored);
     None when nobody was seen or the votes split."""
+    return vote_share(seats, min_share)[0]
+
+
+def vote_share(seats: Iterable[int | None], min_share: float = 0.6
+               ) -> tuple[int | None, float | None]:
+    """`vote`'s seat and the share of the named votes that named it (None with no seat)."""
     counts = Counter(s for s in seats if s is not None)
     if not counts:
-        return None
+        return None, None
     seat, n = counts.most_common(1)[0]
-    return seat if n >= min_share * sum(counts.values()) else None
+    share = n / sum(counts.values())
+    return (seat, share) if share >= min_share else (None, None)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 
 from audio.blocks import AudioBlock, AudioSourceError
 from audio.detector import KnockDetector
+from audio.loudness import LoudWatcher
 from bruno.live.session import LiveSession
 from referee.events import Event
 from vision.frames import Frame, FrameSourceError
@@ -97,7 +98,8 @@ class CameraCapture(_Capture):
 
 
 class MicCapture(_Capture):
-    """Sound blocks -> knock events (none while the announcer's voice is muted)."""
+    """Sound blocks -> knock events (none while the announcer's voice is muted) and the loud
+    moments a knock could drown in."""
 
     source = "mic"
     source_error = AudioSourceError
@@ -107,10 +109,15 @@ class MicCapture(_Capture):
         super().__init__(session, note)
         self.blocks = blocks
         self.detector = detector
+        self.loudness = LoudWatcher()
 
     def _capture(self) -> None:
         for block in self.blocks:
+            for loud in self.loudness.process(block):
+                self._feed(loud)
             for knock in self.detector.process(block):
                 self._feed(knock.event())
+        for loud in self.loudness.finish():
+            self._feed(loud)
         for knock in self.detector.finish():
             self._feed(knock.event())

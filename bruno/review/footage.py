@@ -74,16 +74,16 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
             pool.shutdown(cancel_futures=True)
         raise
     result = ReviewResult([], watch.frames, watch.duration_s, watch.error, watch.notes)
-    knocks: list[Knock] = []
+    heard_events: list[Event] = []
     if heard is not None and pool is not None:
         recording: HeardRecording = heard.result()
         pool.shutdown()
-        knocks, result.sound = recording.knocks, recording.sound
+        heard_events, result.sound = [*recording.knocks, *recording.loud], recording.sound
         if recording.note:
             result.notes.append(recording.note)
         if watch.error:
-            knocks = [k for k in knocks if k.t <= watch.duration_s]
-    result.events = in_time_order(watch.events, knocks)
+            heard_events = [e for e in heard_events if e.t <= watch.duration_s]
+    result.events = in_time_order(watch.events, heard_events)
     return result
 
 
