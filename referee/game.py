@@ -370,7 +370,7 @@ class Game(MissedObservations):
         elif seat is None:
             self._unseen_play(card, t, sure, out)
         elif self.state.turn is None or seat == self.state.turn \
-                or self._resynchronise(seat, t, out):
+                or self._resynchronise(seat, card, t, out):
             if not (sure and self.state.top_sure and not self.matches(card)):
                 self._turn_play(seat, card, t, out)
             else:

@@ -24,15 +24,23 @@ class MissedObservations:
     rules and turn helpers it uses (it imports nothing of the game, so the two files make no
     import loop)."""
 
-    def _resynchronise(self, seat: int, t: float, out: list[Ruling]) -> bool:
-        """Whether a card from `seat`, whose turn it is not, is the turn play that a missed
+    def _resynchronise(self, seat: int, card: Card, t: float, out: list[Ruling]) -> bool:
+        """Whether `card` from `seat`, whose turn it is not, is the turn play that a missed
         observation explains; if so the turn is moved to `seat` (and True returned)."""
         s = self.state
         if self._implied_pass_by(seat, t, out):
             return True
         if not (s.turn_sure and s.top_sure):
             # The card before was read unsure: its effect on the turn was a guess, and this
-            # card may be its twin (an instick), which plays on from its own seat too.
+            # card may be its twin (an instick), which plays on from its own seat too. When
+            # this seat sits next to that card's seat on the other side, play goes that way
+            # round (the unsure card was a reverse, or came after one) - unless this card is
+            # what that one was read as, and so perhaps its twin, which tells no direction.
+            came_from = s.top_seat
+            if came_from is not None and card != s.top \
+                    and seat != (came_from + s.direction) % self.players \
+                    and seat == (came_from - s.direction) % self.players:
+                s.direction = -s.direction
             self._begin_turn(seat, t, out)
             return True
         return self._follow_the_table(seat, t, out)

@@ -224,3 +224,14 @@ def test_the_decisions_are_rule_settings_by_name(name, value):
 def test_an_unseen_knock_window_is_not_an_assumption_a_knock_still_counts_late():
     rulings = referee(card(1, "r_5", 0), card(2, "r_0", 1), knock(3.4), card(4, "r_7", 2))
     assert penalties(rulings) == []
+
+
+def test_after_an_unsure_card_its_other_neighbour_playing_shows_play_goes_that_way_round():
+    # Seat 2 reverses (play goes 2 -> 1), then lays a card read unsure: it was its pair, a
+    # second red reverse, and play goes 2 -> 3 again. Seat 3 playing shows it; seat 0 follows.
+    rulings = referee(card(1, "r_5", 0), card(2, "r_7", 1), card(3, "r_reverse", 2),
+                      card(3.6, "b_reverse", 2, confidence=0.3), knock(3.8),
+                      card(5, "r_8", 3), card(6, "r_9", 0))
+    assert penalties(rulings) == []
+    # In step at once: no detour through seat 2 and "play goes the other way round".
+    assert turns(rulings) == [1, 2, 1, 3, 0, 1]
