@@ -15,10 +15,11 @@ from datetime import UTC, datetime
 import numpy as np
 
 from audio.blocks import AudioBlock
-from audio.detector import DetectorParams, KnockDetector, detect_knocks
+from audio.detector import DetectorParams, HeardKnock, KnockDetector, detect_knocks
+from audio.knock_classifier import KnockClassifier, RoomCalibration, default_classifier
 from audio.knock_score import KnockModel, knock_confidence
 from audio.spectral import FrameAnalyser, level_db
-from calibration.profile import MicProfile
+from calibration.profile import KnockClassifierCalibration, MicProfile
 
 #: Seconds of quiet at the start of the protocol.
 QUIET_S = 5.0
@@ -57,6 +58,14 @@ class MicMeasurement:
     knock_like: int  # how many of the knocks the calibrated model calls knocks
 
     @property
+    def separation(self) -> float | None:
+        """How clearly this table's knocks stand apart from the room's other sounds, to the
+        learned classifier: its weakest knock's logit minus the strongest other onset's
+        (None: no classifier, or no other onset was heard)."""
+        classifier = self.profile.classifier
+        return None if classifier is None else classifier.separation
+
+    @property
     def margin_is_safe(self) -> bool:
         return self.margin_db >= SAFE_MARGIN_DB
 
@@ -87,8 +96,10 @@ def measure_mic(
     knocks: int = KNOCKS,
     device: str | None = None,
     sample_rate_hz: int | None = None,
+    classifier: KnockClassifier | None = None,
 ) -> MicMeasurement:
-    """Run the protocol over `blocks` (detector-rate blocks starting at the recording's start)."""
+    """Run the protocol over `blocks` (detector-rate blocks starting at the recording's start).
+    `classifier`: the learned knock classifier to calibrate (default: the shipped one)."""
     blocks = list(blocks)
     if not blocks:
         raise CalibrationError("the recording is empty")
@@ -124,6 +135,7 @@ def measure_mic(
         )
     features = [k.features for k in candidates]
     weakest = min(f.strength_db for f in features)
+    others = [k for k in heard if k not in candidates] + _onsets_in(quiet, floor_db)
     profile = MicProfile(
         device=device,
         sample_rate_hz=sample_rate_hz,
@@ -140,12 +152,53 @@ def measure_mic(
         knock_high_drop_over_decay_db=round(statistics.median(
             f.high_peak_db - f.ring_high_db - f.decay_db for f in features), 1),
         knocks_heard=len(candidates),
+        classifier=_classifier_calibration(blocks, candidates, others,
+                                           classifier or default_classifier()),
         measured_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )
     min_confidence = DetectorParams().min_confidence
     model = knock_model_for(profile)
     knock_like = sum(knock_confidence(f, model) >= min_confidence for f in features)
     return MicMeasurement(profile=profile, margin_db=weakest, knock_like=knock_like)
+
+
+def _onsets_in(blocks: list[AudioBlock], floor_db: float) -> list[HeardKnock]:
+    """Every onset the detector finds in `blocks`, knock or not."""
+    detector = KnockDetector(model=KnockModel(noise_floor_db=floor_db), keep_rejected=True)
+    return list(detect_knocks(blocks, detector)) + detector.rejected
+
+
+def _classifier_calibration(blocks: list[AudioBlock], knocks: list[HeardKnock],
+                            others: list[HeardKnock], classifier: KnockClassifier | None
+                            ) -> KnockClassifierCalibration | None:
+    """The learned classifier's view of this table: its verdicts on the calibration knocks
+    and on every other onset heard (`KnockClassifier.calibrate`), around the detector's
+    operating logit. None without a classifier (not installed)."""
+    if classifier is None:
+        return None
+    samples = np.concatenate([b.samples for b in blocks]).astype(np.float32)
+    start_s, rate = blocks[0].t_s, blocks[0].rate_hz
+
+    def verdict(onset: HeardKnock):
+        return classifier.judge(samples, round((onset.t_s - start_s) * rate), onset.features)
+
+    room = classifier.calibrate([verdict(k) for k in knocks], [verdict(o) for o in others],
+                                threshold=DetectorParams().second_opinion_logit)
+    separation = room.separation if np.isfinite(room.separation) else None
+    return KnockClassifierCalibration(
+        prototype=[round(v, 4) for v in room.prototype],
+        min_similarity=round(room.min_similarity, 4), threshold=round(room.threshold, 4),
+        near_threshold=round(room.near_threshold, 4),
+        separation=None if separation is None else round(separation, 2))
+
+
+def room_calibration_for(mic: MicProfile | None) -> RoomCalibration | None:
+    """The classifier's room calibration from a profile's [mic] section (None: none there)."""
+    if mic is None or mic.classifier is None:
+        return None
+    c = mic.classifier
+    return RoomCalibration(tuple(c.prototype), c.min_similarity, c.threshold, c.near_threshold,
+                           float("nan") if c.separation is None else c.separation)
 
 
 def knock_model_for(mic: MicProfile | None) -> KnockModel:

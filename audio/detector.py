@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from audio.blocks import AudioBlock
-from audio.knock_classifier import KnockClassifier, default_classifier
+from audio.knock_classifier import KnockClassifier, RoomCalibration, default_classifier
 from audio.knock_score import KnockModel, OnsetFeatures, knock_confidence
 from audio.mute import MuteWindows
 from audio.spectral import (
@@ -163,6 +163,9 @@ class KnockDetector:
     keep_rejected: bool = False
     classifier: KnockClassifier | None = field(default_factory=default_classifier)
     """The learned second opinion on onsets the gates refuse (None: the gates alone)."""
+    room: RoomCalibration | None = None
+    """What this table's calibration knocks taught the classifier (`audio.calibration
+    .room_calibration_for`): onsets that sound like them pass from a lower logit."""
 
     def __post_init__(self) -> None:
         p = self.params
@@ -419,6 +422,8 @@ class KnockDetector:
             heard = self._recent[: max(0, onset + spec.n_post - self._recent_start)]
             verdict = self.classifier.judge(heard, onset - self._recent_start, knock.features)
             margin = verdict.logit - self.params.second_opinion_logit
+            if self.room is not None:
+                margin = max(margin, self.room.margin(verdict))
             if margin >= 0:
                 confidence = float(1.0 / (1.0 + np.exp(-min(margin, 60.0))))
                 decided = knock.decided_at_s if frame_end is None else \

@@ -192,6 +192,14 @@ class RoomCalibration:
     near_threshold: float
     separation: float  # how clearly the knocks stand apart (see `calibrate`)
 
+    def margin(self, verdict: Verdict) -> float:
+        """How far (in logits) `verdict` is over this room's line (negative: under it)."""
+        margin = verdict.logit - self.threshold
+        similarity = float(np.dot(verdict.embedding, np.asarray(self.prototype)))
+        if similarity >= self.min_similarity:
+            margin = max(margin, verdict.logit - self.near_threshold)
+        return margin
+
     def to_dict(self) -> dict:
         d = asdict(self)
         d["prototype"] = [round(v, 4) for v in self.prototype]
@@ -267,16 +275,15 @@ class KnockClassifier:
         calibration."""
         margin = verdict.logit - self.threshold
         if calibration is not None:
-            margin = verdict.logit - calibration.threshold
-            similarity = float(np.dot(verdict.embedding, np.asarray(calibration.prototype)))
-            if similarity >= calibration.min_similarity:
-                margin = max(margin, verdict.logit - calibration.near_threshold)
+            margin = calibration.margin(verdict)
         confidence = float(1.0 / (1.0 + np.exp(-np.clip(margin, -60, 60))))
         return margin >= 0.0, confidence
 
-    def calibrate(self, knocks: list[Verdict], others: list[Verdict] = ()) -> RoomCalibration:
+    def calibrate(self, knocks: list[Verdict], others: list[Verdict] = (),
+                  threshold: float | None = None) -> RoomCalibration:
         """A room's calibration from the verdicts on its calibration knocks (5) and, when
-        known, on the other onsets heard while calibrating (the quiet part's).
+        known, on the other onsets heard while calibrating (the quiet part's), around the
+        operating `threshold` (the model's own when None).
 
         The default threshold is kept for everything; only onsets that sound like *this
         table's* knocks get a lower one:
@@ -300,12 +307,12 @@ class KnockClassifier:
             loo.append(float(np.dot(emb[i], rest / (np.linalg.norm(rest) + 1e-9))))
         weakest = min(v.logit for v in knocks)
         strongest_other = max((v.logit for v in others), default=float("nan"))
-        near = min(self.threshold, max(self.threshold - p["near_floor"],
-                                       weakest - p["logit_margin"]))
+        threshold = self.threshold if threshold is None else threshold
+        near = min(threshold, max(threshold - p["near_floor"], weakest - p["logit_margin"]))
         return RoomCalibration(
             prototype=tuple(float(v) for v in proto),
             min_similarity=max(p["min_sim_floor"], min(loo) - p["sim_margin"]),
-            threshold=self.threshold,
+            threshold=threshold,
             near_threshold=near,
             separation=weakest - strongest_other,
         )

@@ -29,6 +29,22 @@ class ProfileError(Exception):
     """A room profile cannot be read or is invalid. The message is one line for people."""
 
 
+class KnockClassifierCalibration(BaseModel):
+    """What this table's 5 knocks taught the learned knock classifier (`audio.knock_classifier
+    .RoomCalibration`): onsets that sound like them (cosine similarity of the classifier's
+    embedding to `prototype` at least `min_similarity`) count as knocks from the lower logit
+    `near_threshold`; every other onset needs `threshold`, as without calibration."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    prototype: list[float] = Field(..., min_length=1, description="unit embedding of the knocks")
+    min_similarity: float = Field(..., ge=-1, le=1)
+    threshold: float = Field(..., description="logit for any onset")
+    near_threshold: float = Field(..., description="logit for an onset like this table's knocks")
+    separation: float | None = Field(
+        None, description="weakest knock's logit minus the strongest other onset's")
+
+
 class MicProfile(BaseModel):
     """What `bruno calibrate mic` measured. Levels are dB re a full-scale sine, measured in
     the detector's 16 ms frames at its 16 kHz rate; strengths are dB above the noise floor."""
@@ -52,6 +68,8 @@ class MicProfile(BaseModel):
     knock_high_drop_over_decay_db: float | None = Field(
         None, description="how much further that band fell than the whole knock")
     knocks_heard: int = Field(..., ge=1)
+    classifier: KnockClassifierCalibration | None = Field(
+        None, description="the learned classifier's calibration; None: measured without it")
     measured_at: str | None = Field(None, description="ISO 8601 time of the calibration")
 
 

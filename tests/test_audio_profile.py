@@ -185,3 +185,22 @@ def test_a_recording_of_claps_from_the_start_is_refused_as_not_quiet(tmp_path):
     soundfile.write(path, sound, rate)
     with pytest.raises(CalibrationError, match="not quiet"):
         measure(path)
+
+
+def test_calibration_teaches_the_classifier_this_tables_knocks_and_the_profile_keeps_it(
+        tmp_path):
+    from audio.calibration import room_calibration_for
+    from audio.knock_classifier import default_classifier
+
+    if default_classifier() is None:
+        pytest.skip("the knock classifier is not installed")
+    mic = measure(protocol_recording(tmp_path)).profile
+    assert mic.classifier is not None and len(mic.classifier.prototype) > 1
+    assert mic.classifier.near_threshold <= mic.classifier.threshold
+    path = tmp_path / "room.toml"
+    save_mic_section(path, mic)
+    again = load_profile(path).mic
+    assert again == mic
+    room = room_calibration_for(again)
+    assert room is not None and room.min_similarity == mic.classifier.min_similarity
+    assert room_calibration_for(MIC) is None  # a profile measured without it

@@ -42,3 +42,28 @@ def test_synthetic_card_slaps_are_not_knocks(classifier):
         track = np.concatenate([QUIET, slap]).astype(np.float32)
         heard += classifier.is_knock(classifier.judge(track, len(QUIET) + onset))[0]
     assert heard <= 2  # the bar: at most 10 % of card slaps
+
+
+def test_a_room_calibration_lowers_the_line_only_for_onsets_like_its_knocks():
+    from audio.knock_classifier import RoomCalibration, Verdict
+
+    knock_like = np.array([1.0, 0.0, 0.0])
+    room = RoomCalibration(prototype=(1.0, 0.0, 0.0), min_similarity=0.8, threshold=0.0,
+                           near_threshold=-2.0, separation=3.0)
+    # A logit of -1 is under the line for any onset, over it for one that sounds like this
+    # table's knocks.
+    assert room.margin(Verdict(-1.0, knock_like)) == pytest.approx(1.0)
+    assert room.margin(Verdict(-1.0, np.array([0.0, 1.0, 0.0]))) == pytest.approx(-1.0)
+    assert room.margin(Verdict(0.5, np.array([0.0, 1.0, 0.0]))) == pytest.approx(0.5)
+
+
+def test_calibrating_a_classifier_works_around_the_operating_threshold(classifier):
+    from audio.knock_classifier import Verdict
+
+    unit = np.eye(3)[0]
+    knocks = [Verdict(logit, unit) for logit in (1.0, 0.5, -0.5, 2.0, 0.8)]
+    room = classifier.calibrate(knocks, [Verdict(-4.0, np.eye(3)[1])], threshold=0.0)
+    assert room.threshold == 0.0
+    # the weakest knock's logit minus 1, never more than 3 under the line, never over it
+    assert room.near_threshold == pytest.approx(-1.5)
+    assert room.separation == pytest.approx(3.5)

@@ -84,6 +84,15 @@ def _live(device: str | None, quiet_output: bool):
     return blocks
 
 
+def _how_clear(separation: float) -> str:
+    """The classifier's separation in words (a logit of 2 is odds of about 7 to 1)."""
+    if separation >= 2.0:
+        return "clearly apart"
+    if separation >= 0.0:
+        return "apart, narrowly"
+    return "not apart: a sound in the room sounds more like a knock than a knock does"
+
+
 def _report(measurement: MicMeasurement, profile: Path, json_out: bool) -> None:
     mic = measurement.profile
     if json_out:
@@ -98,6 +107,11 @@ def _report(measurement: MicMeasurement, profile: Path, json_out: bool) -> None:
         print(f"knock click      falls {mic.knock_high_drop_db:.1f} dB above 2 kHz by the "
               "decision (less in a room that echoes)")
         print(f"threshold        {mic.threshold_db:7.1f} dB above the floor")
+        separation = measurement.separation
+        if separation is not None:
+            print(f"knocks apart     {separation:7.1f} logits: to the knock classifier, the "
+                  "weakest knock over the room's most knock-like other sound "
+                  f"({_how_clear(separation)})")
         print(f"wrote [mic] to {profile}")
     if mic.knocks_heard < KNOCKS:
         print(f"bruno: warning: heard only {mic.knocks_heard} of {KNOCKS} knocks; "

@@ -40,13 +40,14 @@ def listen(
     Without --profile the detector uses its defaults (see audio/README.md).
     """
     from audio.blocks import AudioSourceError
-    from audio.calibration import knock_model_for
+    from audio.calibration import knock_model_for, room_calibration_for
     from audio.detector import KnockDetector
 
     if mic == (source is not None):
         raise UserError("give either a sound/video file or --mic (not both, not neither)")
     mic_section = _mic_section(profile)
-    detector = KnockDetector(model=knock_model_for(mic_section))
+    detector = KnockDetector(model=knock_model_for(mic_section),
+                             room=room_calibration_for(mic_section))
     if device is None and mic_section is not None:
         device = mic_section.device  # the microphone the room was calibrated with
     try:

@@ -109,6 +109,7 @@ class _Table:
     blocks: Any = None
     read_card: Any = None
     knock_model: Any = None
+    knock_room: Any = None
     dashboard: Any = None
     """The dashboard's address, bound before the journal is written (None: not installed)."""
 
@@ -118,7 +119,7 @@ def _prepare(camera: str | None, mic: str | None, no_mic: bool, profile: Path | 
              journal: Path | None, resume: Path | None, cards_from: Path | None,
              listen: tuple[str, int, str | None]) -> _Table:
     from audio.blocks import AudioSourceError
-    from audio.calibration import knock_model_for
+    from audio.calibration import knock_model_for, room_calibration_for
     from bruno.commands.replay import parse_settings
     from bruno.live import sources
     from bruno.live.clock import SessionClock
@@ -171,6 +172,7 @@ def _prepare(camera: str | None, mic: str | None, no_mic: bool, profile: Path | 
                 message += "; or referee without knocks: --no-mic"
             raise UserError(message) from None
         table.knock_model = knock_model_for(mic_section)
+        table.knock_room = room_calibration_for(mic_section)
         if mic_section is None and not spec.is_recording:
             table.notes.append("No microphone calibration: the knock detector uses its defaults; "
                                "`bruno calibrate mic` measures this room's knocks.")
@@ -286,6 +288,7 @@ def _run(table: _Table, lang: str, mute: bool) -> None:
                           min_confidence=session.rules.announce_min_confidence)
     runtime = LiveRuntime(session, announcer, frames=table.frames, blocks=table.blocks,
                           read_card=table.read_card, knock_model=table.knock_model,
+                          knock_room=table.knock_room,
                           stop=table.stop, note=note)
     index = 0
     if table.report is not None:

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 
 from audio.blocks import AudioBlock
 from audio.detector import KnockDetector
+from audio.knock_classifier import RoomCalibration
 from audio.knock_score import KnockModel
 from bruno.live.announcer import Announcer
 from bruno.live.capture import CameraCapture, MicCapture
@@ -34,6 +35,7 @@ class LiveRuntime:
     def __init__(self, session: LiveSession, announcer: Announcer, *,
                  frames: Iterator[Frame] | None = None, blocks: Iterator[AudioBlock] | None = None,
                  read_card: CardReader | None = None, knock_model: KnockModel | None = None,
+                 knock_room: RoomCalibration | None = None,
                  stop: threading.Event | None = None,
                  note: Callable[[str], None] | None = None) -> None:
         self.session = session
@@ -48,7 +50,8 @@ class LiveRuntime:
                 raise ValueError("a camera needs a card reader")
             self.captures.append(CameraCapture(session, frames, read_card, self.note))
         if blocks is not None:
-            detector = KnockDetector(model=knock_model or KnockModel(), mute=announcer.mute)
+            detector = KnockDetector(model=knock_model or KnockModel(), mute=announcer.mute,
+                                     room=knock_room)
             self.captures.append(MicCapture(session, blocks, detector, self.note))
 
     def start(self) -> None:
