@@ -196,10 +196,13 @@ class DrukUno(Game):
         s.owed_draws[seat] -= passed
         s.owed_draws[victim] += passed + card.draw_count
         pool = s.owed_draws[victim]
-        then = "misses the turn" if card.value == "draw_2" else "plays the colour"
+        if card.value == "draw_2":
+            then, adds = "misses the turn", "a draw two"
+        else:
+            then, adds = "plays the colour", "a wild draw four"
         out.append(info(t, "draw_due", victim,
-                        f"Seat {victim} takes {count_words(pool)} cards and {then}, or adds a "
-                        f"{card.name} to pass them all on.", count=pool))
+                        f"Seat {victim} takes {count_words(pool)} cards and {then}, or adds "
+                        f"{adds} to pass them all on.", count=pool))
         return pool
 
     def after_draw(self, seat: int, count: int, debts_paid: int, free_cards: int, t: float,
