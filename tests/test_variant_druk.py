@@ -8,7 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from referee.cards import COLORS, NUMBERS
 from referee.druk import DrukUno
 from referee.eventlog import EventLogError, GameSetup, parse_lines
 from referee.events import EventError, parse_event
@@ -404,3 +407,20 @@ def test_the_example_game_gives_the_rulings_its_rules_page_predicts():
     assert {seat: total for seat, _, total in sips(rulings)} == {0: 5, 1: 2, 2: 5, 3: 13}
     (over,) = infos(rulings, "round_over")
     assert over["seat"] == 1
+
+
+# Properties: a legal multi-card play by the turn holder is never taken for cards out of turn.
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from([*NUMBERS, "skip", "reverse", "draw_2"]),
+       st.lists(st.sampled_from(COLORS), min_size=1, max_size=4),
+       st.lists(st.floats(0.05, 1.9), min_size=4, max_size=4),
+       st.integers(2, 8))
+def test_a_legal_multi_card_play_is_never_a_penalty(value, colours, gaps, players):
+    top = f"{colours[0].value}_{'1' if value != '1' else '2'}"  # the first card goes on it
+    plays, t = [], 2.0
+    for colour, gap in zip(colours, gaps, strict=False):
+        plays.append(card(t, f"{colour.value}_{value}", 1))
+        t = round(t + gap, 3)
+    rulings = druk(card(1, top, None), *plays, players=players)
+    assert penalties(rulings) == []
+    assert infos(rulings, "instick") == []
