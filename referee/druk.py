@@ -62,7 +62,6 @@ class DrukUno(Game):
     default_rules: ClassVar[RuleSet] = RuleSet()
     rule_refs: ClassVar[dict[str, str]] = {"B2": "D2", "P2": "D11", "B4": "D11", "P3": "D11",
                                            "P1": "D12"}
-    highest_total_wins: ClassVar[bool] = True
     instick_on_own_turn: ClassVar[bool] = False
 
     def __init__(self, players: int, dealer: int = 0, rules: RuleSet | None = None) -> None:
