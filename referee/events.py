@@ -171,6 +171,20 @@ class ColorNamed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Swap(Event):
+    """`seat` and `with_seat` swapped hands (DrukUNO's Warszawa 7; from notes or the
+    dashboard, since the camera does not follow hands). JSON: `"seat"` and `"with"`."""
+
+    seat: int = 0
+    with_seat: int = 0
+    kind: ClassVar[str] = "swap"
+    order: ClassVar[int] = 5
+
+    def fields(self) -> dict[str, Any]:
+        return {"seat": self.seat, "with": self.with_seat}
+
+
+@dataclass(frozen=True, slots=True)
 class RoundEnd(Event):
     """The round is over; the cards left in each hand, for scoring (seat -> cards)."""
 
@@ -232,7 +246,7 @@ class Confirm(Event):
 
 EVENT_KINDS: dict[str, type[Event]] = {
     cls.kind: cls for cls in (CardPlayed, CardRemoved, Knock, Loud, Draw, Call, ColorNamed,
-                              RoundEnd, Correction, Undo, Confirm)
+                              Swap, RoundEnd, Correction, Undo, Confirm)
 }
 
 CORRECTION_KINDS: frozenset[str] = frozenset({Correction.kind, Undo.kind, Confirm.kind})
@@ -378,6 +392,21 @@ def _parse_color(data: dict[str, Any], t: float, players: int | None) -> ColorNa
     return ColorNamed(t=t, color=color, seat=_seat(data, players))
 
 
+def _parse_swap(data: dict[str, Any], t: float, players: int | None) -> Swap:
+    seat = _seat(data, players, required=True)
+    if "with" not in data:
+        raise EventError("'with' is missing (the seat that swapped hands with 'seat')")
+    try:
+        other = _seat({"seat": data["with"]}, players)
+    except EventError as error:
+        raise EventError(str(error).replace("'seat'", "'with'", 1)) from None
+    if seat is None or other is None:
+        raise EventError("a 'swap' needs both seats ('seat' and 'with'), not null")
+    if seat == other:
+        raise EventError(f"'seat' and 'with' must be two different seats, got {seat} twice")
+    return Swap(t=t, seat=seat, with_seat=other)
+
+
 def _parse_round_end(data: dict[str, Any], t: float, players: int | None) -> RoundEnd:
     hands = data.get("hands")
     if not isinstance(hands, dict):
@@ -424,6 +453,7 @@ _PARSERS = {
     "draw": _parse_draw,
     "call": _parse_call,
     "color": _parse_color,
+    "swap": _parse_swap,
     "round_end": _parse_round_end,
     "correct": _parse_correct,
     "undo": _parse_undo,

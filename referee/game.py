@@ -26,6 +26,7 @@ from referee.events import (
     Knock,
     Loud,
     RoundEnd,
+    Swap,
 )
 from referee.missed import MissedObservations
 from referee.rules import RuleSet
@@ -82,6 +83,9 @@ class TableState:
     """Whose turn it would be now had play gone the other way round since the last move."""
     victim_if_reversed: tuple[int, int, int] | None = None
     """(the seat the last draw card made owe, the seat it would be the other way, how many)."""
+    variant_state: object = None
+    """What a variant keeps per card beyond this (DrukUNO: the multi-card play going on). It
+    must be immutable: snapshots share it."""
 
     def snapshot(self) -> TableState:
         """An independent copy (written out: this runs for every card, and it is the hot path)."""
@@ -90,7 +94,7 @@ class TableState:
                           self.streak_cards, list(self.owed_draws), self.drawn_this_turn,
                           self.took_cards_this_turn, self.top_sure, self.turn_sure,
                           self.top_offence, self.direction_doubt, self.may_owe,
-                          self.turn_if_reversed, self.victim_if_reversed)
+                          self.turn_if_reversed, self.victim_if_reversed, self.variant_state)
 
 
 @dataclass(slots=True)
@@ -136,6 +140,9 @@ class Game(MissedObservations):
     """S3: Bruno's match goes to the lowest total; standard UNO's to the highest."""
     gives_penalties: ClassVar[bool] = True
     """False for a game that rules nothing (Flaske UNO announces every card instead)."""
+    instick_on_own_turn: ClassVar[bool] = True
+    """B7 decision: the top card's twin is an instick whoever plays it, also on the player's own
+    turn. False where a twin laid by the turn holder is simply its play (DrukUNO)."""
 
     def __init__(self, players: int, dealer: int = 0, rules: RuleSet | None = None) -> None:
         if not 2 <= players <= 10:
@@ -185,6 +192,7 @@ class Game(MissedObservations):
         self._fire_deadlines(event.t, inclusive=False, out=out)
         if event.t > self._clock.now:
             self._clock.now = event.t
+        self.notice(event, out)
         self._handlers[event.kind](event, out)
         return out
 
@@ -294,6 +302,39 @@ class Game(MissedObservations):
             owed = self.state.owed_draws
             owed[seat] = max(0, owed[seat] - card.draw_count)
 
+    def continues_play(self, seat: int, card: Card, t: float) -> bool:
+        """Whether `card`, from the seat that has just played (whose turn it may no longer be),
+        is one more card of that same play rather than a second card (DrukUNO's multi-card
+        plays). Bruno: never; B4's pairs are insticks."""
+        return False
+
+    def play_on_from_instick(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
+        """After an instick by a seen seat has been laid: where play goes on. Bruno (B7): the
+        card's effect applies from the jumper, and the seat after it plays next."""
+        self.apply_effect(seat, card, t, out)
+
+    def after_draw(self, seat: int, count: int, debts_paid: int, free_cards: int, t: float,
+                   out: list[Ruling]) -> None:
+        """After `seat` took `count` cards: `debts_paid` of them for draw cards, `free_cards`
+        beyond its draw cards and penalties. Bruno (B6): a turn holder who took the silent
+        Bruno draw has ended its turn."""
+        s = self.state
+        if seat == s.turn and free_cards and s.drawn_this_turn >= self.rules.bruno_draw_count:
+            self._begin_turn(self._next_seat(seat), t, out, came_from=seat)
+
+    def notice(self, event: Event, out: list[Ruling]) -> None:
+        """Called with every observation before the game rules on it, for a game that follows
+        more of the table than Bruno does (DrukUNO counts the cards in each hand)."""
+
+    def on_taken_back(self, seat: int | None, card: Card) -> None:
+        """A card `seat` laid was taken back (seen, or assumed by P4), after the table was
+        unwound."""
+
+    def close_round(self, hands: dict[int, tuple[Card, ...]], winner: int | None, t: float,
+                    out: list[Ruling]) -> None:
+        """At the end of a round, after `judge_going_out` and before the round's score: what
+        else the game says about the hands left. Bruno: nothing."""
+
     def score_hand(self, cards: tuple[Card, ...]) -> int:
         """S1/S2."""
         return hand_points(cards)
@@ -314,10 +355,16 @@ class Game(MissedObservations):
         B10 (going out on an instick needs its knock) is a knock obligation like any other."""
 
     @property
+    def table_beneath(self) -> TableState | None:
+        """The table as it was before the latest card came to rest (what a take-back restores)."""
+        history = self._pile.history
+        return history[-1][2] if history else None
+
+    @property
     def card_beneath(self) -> Card | None:
         """The top card before the latest card came to rest (what a take-back uncovers)."""
-        history = self._pile.history
-        return history[-1][2].top if history else None
+        beneath = self.table_beneath
+        return beneath.top if beneath else None
 
     def wrong_word(self, seat: int | None, word: str) -> str | None:
         """P1: the message when `word` is the wrong thing to say in this game, else None.
@@ -363,8 +410,15 @@ class Game(MissedObservations):
         doubt = self.state.direction_doubt
         # A card from the seat both directions expect says nothing about which one it is.
         tells_apart = self.state.turn_if_reversed not in (None, self.state.turn)
-        instick = self.is_instick(card) and (self.state.top_sure or card.is_zero)
-        if instick:
+        # One more card of the play its seat just made: judged before anything else, so that
+        # a multi-card play is never taken for an instick or a card out of turn.
+        continues = sure and seat is not None and self.continues_play(seat, card, t)
+        instick = not continues and self.is_instick(card) \
+            and (self.state.top_sure or card.is_zero) \
+            and (self.instick_on_own_turn or seat is None or seat != self.state.turn)
+        if continues:
+            self._turn_play(seat, card, t, out)
+        elif instick:
             # (A card read unsure cannot be known to be its twin: then it is judged as a play.)
             self._instick(seat, card, t, out)
         elif seat is None:
@@ -398,7 +452,9 @@ class Game(MissedObservations):
             return  # not the top card: a misreading, nothing to unwind
         pile_id, _, before = history.pop()
         self.obligations = [o for o in self.obligations if o.pile_id != pile_id]
+        laid_by = self.state.top_seat
         self.state = before
+        self.on_taken_back(laid_by, event.card)
         # The turn goes back to whoever had it, on a fresh clock: its old clock ran out while
         # the card lay on the pile, and a SEG dated before the take-back would be news from
         # the past.
@@ -454,9 +510,7 @@ class Game(MissedObservations):
             if not debt_unknown:  # (cards it may owe are no silent Bruno draw)
                 s.drawn_this_turn += remaining
             s.took_cards_this_turn += beyond_debts
-        if seat == s.turn and remaining and s.drawn_this_turn >= self.rules.bruno_draw_count:
-            # B6: a player on Bruno who cannot play takes three cards and the turn moves on.
-            self._begin_turn(self._next_seat(seat), event.t, out, came_from=seat)
+        self.after_draw(seat, event.count, event.count - beyond_debts, remaining, event.t, out)
 
     def _on_call(self, event: Call, out: list[Ruling]) -> None:
         word, seat, t = event.word, event.seat, event.t
@@ -486,6 +540,10 @@ class Game(MissedObservations):
         out.append(info(event.t if t is None else t, "color", event.seat,
                         say.color_named(event.color), color=event.color.value))
 
+    def _on_swap(self, event: Swap, out: list[Ruling]) -> None:
+        """Two seats swapped hands (DrukUNO's Warszawa 7): nothing in the cards on the pile
+        changes, so only a game that follows the hands (`notice`) takes it in."""
+
     def _on_round_end(self, event: RoundEnd, out: list[Ruling]) -> None:
         t = event.t
         hands = dict(event.hands)
@@ -494,6 +552,7 @@ class Game(MissedObservations):
         points = self.round_points(hands, winner)
         self.scoreboard.add_round(points)
         self.judge_going_out(winner, t, out)
+        self.close_round(hands, winner, t, out)
         out.append(info(t, "round_over", winner, say.round_over(winner)))
         for seat in range(self.players):
             total = self.scoreboard.totals[seat]
@@ -548,7 +607,7 @@ class Game(MissedObservations):
             return
         self.on_instick(seat, card)
         self._lay(seat, card, streak=True)
-        self.apply_effect(seat, card, t, out)
+        self.play_on_from_instick(seat, card, t, out)
 
     def _unseen_play(self, card: Card, t: float, sure: bool, out: list[Ruling]) -> None:
         """A card from a seat the camera could not see: judged on what is known. It is taken

@@ -168,6 +168,7 @@ class MissedObservations:
         self.obligations = [o for o in self.obligations if o.pile_id != erroneous_id]
         before.turn_started = max(before.turn_started, t)
         self.state = before
+        self.on_taken_back(seat, erroneous)
         history.append((current_id, current_card, before.snapshot()))
         out.append(info(t, "turn", seat, say.assumed_taken_back(erroneous, seat)))
 

@@ -65,6 +65,15 @@ class RuleSet:
     announce_min_confidence: float = 0.7
     """Live: a penalty with a lower confidence is not spoken; the dashboard shows it as "check"
     for the table to confirm or dismiss."""
+    multi_card_window_s: float = 2.0
+    """DrukUNO: cards of one multi-card play come from one seat at most this long apart, with
+    no other seat's card between them (docs/rules/druk.md, D3, D4)."""
+    helsinki: bool = False
+    """DrukUNO's Helsinki rules: draw until you can play; a zero moves every hand one seat
+    against the direction of play (D13)."""
+    warszawa: bool = False
+    """DrukUNO's Warszawa rules, played only with Helsinki: a 7 makes its player swap hands
+    with another player (D14)."""
     rounds: int | None = None
     """S3: the match ends after this many rounds (None = no limit)."""
     target_score: int | None = None
@@ -74,7 +83,15 @@ class RuleSet:
         """A copy with the named settings changed; raise RuleSetError for unknown names or
         values of the wrong kind."""
         changes = {name: _checked(name, value) for name, value in overrides.items()}
-        return dataclasses.replace(self, **changes)
+        rules = dataclasses.replace(self, **changes)
+        rules.validate()
+        return rules
+
+    def validate(self) -> None:
+        """Raise RuleSetError for settings that cannot go together."""
+        if self.warszawa and not self.helsinki:
+            raise RuleSetError("setting 'warszawa' needs 'helsinki' too (Warszawa rules are "
+                               "played only together with Helsinki rules)")
 
     @classmethod
     def setting_names(cls) -> tuple[str, ...]:
@@ -100,6 +117,9 @@ _KINDS: dict[str, tuple[type, bool]] = {
     "missed_draw_confidence": (float, False),
     "loud_knock_confidence": (float, False),
     "announce_min_confidence": (float, False),
+    "multi_card_window_s": (float, False),
+    "helsinki": (bool, False),
+    "warszawa": (bool, False),
     "rounds": (int, True),
     "target_score": (int, True),
 }

@@ -27,6 +27,7 @@ INFO_RULES: tuple[str, ...] = (
     "corrected",
     "withdrawn",
     "flaske",
+    "sips",
 )
 
 RULE_WORDS: dict[str, str] = {
@@ -46,9 +47,9 @@ class Ruling:
 
     Penalties carry `penalty` (cards to take), `ref` (the docs/RULES.md id) and `confidence`
     (0..1: how sure the referee is, from what the ruling rests on; docs/missed-observations.md).
-    Info lines carry
-    only the fields their rule needs: `card`, `color`, `count` (draw_due), `points` and
-    `total` (score); a match_over line names the winner in `seat` (None on a tie).
+    Info lines carry only the fields their rule needs: `card`, `color`, `count` (draw_due),
+    `points` and `total` (score), `sips` and `total` (DrukUNO's sips); a match_over line names
+    the winner in `seat` (None on a tie).
     """
 
     t: float
@@ -62,6 +63,7 @@ class Ruling:
     color: str | None = None
     count: int | None = None
     points: int | None = None
+    sips: int | None = None
     total: int | None = None
     confidence: float | None = None
 
@@ -77,7 +79,7 @@ class Ruling:
             out.update(penalty=self.penalty, card=self.card, ref=self.ref,
                        confidence=round(1.0 if self.confidence is None else self.confidence, 3))
         else:
-            for name in ("card", "color", "count", "points", "total"):
+            for name in ("card", "color", "count", "points", "sips", "total"):
                 value = getattr(self, name)
                 if value is not None:
                     out[name] = value

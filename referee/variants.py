@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from referee.cards import Card
+from referee.druk import DrukUno
 from referee.game import Game
 from referee.rules import RuleSet
 from referee.rulings import info
@@ -144,7 +145,7 @@ class FlaskeUno(StandardUno):
             say("everyone drinks together: skål!", None)
 
 
-VARIANTS: list[type[Game]] = [Game, StandardUno, SnabbUno, FlaskeUno]
+VARIANTS: list[type[Game]] = [Game, StandardUno, SnabbUno, FlaskeUno, DrukUno]
 
 
 class UnknownVariantError(ValueError):

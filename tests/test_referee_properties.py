@@ -21,11 +21,13 @@ REORDER_S = 0.5
 @st.composite
 def games(draw) -> tuple[GameSetup, list[Event]]:
     players = draw(st.integers(2, 10))
+    helsinki = draw(st.booleans())  # DrukUNO's rule sets (Warszawa only with Helsinki)
     setup = GameSetup(
         variant=draw(st.sampled_from([variant.name for variant in VARIANTS])),
         players=players,
         dealer=draw(st.integers(0, players - 1)),
-        settings={"seg_after_s": draw(st.sampled_from([None, 2.0, 5.0, 8.0]))},
+        settings={"seg_after_s": draw(st.sampled_from([None, 2.0, 5.0, 8.0])),
+                  "helsinki": helsinki, "warszawa": helsinki and draw(st.booleans())},
     )
     seats = st.one_of(st.none(), st.integers(0, players - 1))
     steps = draw(st.lists(st.sampled_from([0.0, 0.05, 0.1, 0.3, 0.7, 1.5, 4.0]),
@@ -35,8 +37,17 @@ def games(draw) -> tuple[GameSetup, list[Event]]:
     for step in steps:
         t = round(t + step, 3)
         kind = draw(st.sampled_from(
-            ["card"] * 6 + ["knock"] * 3 + ["draw", "call", "color", "card_removed", "round_end"]))
-        if kind == "card":
+            ["card"] * 6 + ["knock"] * 3 + ["draw", "call", "color", "card_removed", "round_end",
+                                            "swap", "same_value"]))
+        if kind == "same_value" and events and events[-1].kind == "card":
+            # One more card of the same number or symbol from the same seat, as a multi-card
+            # play (DrukUNO) or a second card (everywhere else) would be.
+            last = events[-1]
+            twins = [token for token in ALL_TOKENS if token.endswith("_" + last.card.value)]
+            kind, data = "card", {"card": draw(st.sampled_from(twins or [last.card.token])),
+                                  "seat": last.seat}
+        elif kind in ("card", "same_value"):
+            kind = "card"
             data = {"card": draw(st.sampled_from(ALL_TOKENS)), "seat": draw(seats)}
             if draw(st.booleans()):
                 data["confidence"] = draw(st.floats(0, 1))
@@ -48,6 +59,9 @@ def games(draw) -> tuple[GameSetup, list[Event]]:
             data = {"seat": draw(seats), "word": draw(st.sampled_from(CALL_WORDS))}
         elif kind == "color":
             data = {"color": draw(st.sampled_from(COLORS)).value}
+        elif kind == "swap":
+            seat = draw(st.integers(0, players - 1))
+            data = {"seat": seat, "with": (seat + draw(st.integers(1, players - 1))) % players}
         elif kind == "card_removed":
             data = {"card": draw(st.sampled_from(ALL_TOKENS))}
         else:

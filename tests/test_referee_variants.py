@@ -31,7 +31,7 @@ def with_variant(monkeypatch):
 def test_bruno_is_found_by_name_and_alias():
     assert find_variant("bruno") is Game
     assert find_variant("BRUNO") is Game
-    with pytest.raises(UnknownVariantError, match="known: bruno, uno, snabb, flaske"):
+    with pytest.raises(UnknownVariantError, match="known: bruno, uno, snabb, flaske, druk"):
         find_variant("snap")
 
 

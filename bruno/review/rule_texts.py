@@ -64,5 +64,28 @@ RULE_TEXTS: dict[str, str] = {
     "F4": "Draw two: two sips for the right-hand neighbour (red, blue) or the left-hand one "
           "(green, yellow); wild draw four: four for both.",
     "F5": "A wild: everyone drinks together.",
+    # DrukUNO (docs/rules/druk.md).
+    "D1": "Seven cards each; the dealer's turned card counts as the dealer's play.",
+    "D2": "A card goes on the top card by colour, number or symbol, or it is black; on a pool "
+          "of draw cards still to take, only a card of the pool's kind.",
+    "D3": "Several cards of one number, any colours, may go down in one play; the first must "
+          "match.",
+    "D4": "Several skips, draw twos or reverses of one kind may go down in one play; the first "
+          "must match.",
+    "D5": "Each skip skips one more player, and whoever is skipped drinks a sip.",
+    "D6": "Draw twos stack: the next player adds draw twos and passes the whole pool on, or "
+          "takes it and misses the turn.",
+    "D7": "Each reverse turns the direction once.",
+    "D8": "A wild never goes on an active pool; wild draw fours stack, and the one who takes "
+          "the pool then plays the named colour.",
+    "D9": "A player who cannot or will not play draws one card, and the turn passes.",
+    "D10": "Anyone may jump in with the top card's exact number twin; the player whose turn it "
+           "was plays on.",
+    "D11": "One play per turn, in turn; a card out of turn costs two cards.",
+    "D12": "Say \"UNO\" with one card left, before the turn passes; forgetting costs two cards.",
+    "D13": "Helsinki: draw until you can play; a zero moves every hand one seat against the "
+           "direction.",
+    "D14": "Warszawa (with Helsinki): a 7 makes its player swap hands with an opponent.",
+    "D15": "Sips: one per card drawn, one for being skipped, and the hand left at the end.",
 }
 """Rule id -> one or two sentences, as shown next to each ruling."""

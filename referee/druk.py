@@ -1,0 +1,344 @@
+"""DrukUNO (`--variant druk`, docs/rules/druk.md): UNO as a drinking game. Several cards of one
+number, or of one kind of skip, draw two or reverse, go down in one play; draw cards stack and
+the whole pool passes on; an exact number twin may be jumped in at any moment; with Helsinki
+rules a zero moves every hand round the table, with Warszawa a 7 swaps two hands. The referee
+counts the sips (tår) each seat drinks as they fall due.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from referee.cards import Card
+from referee.events import Call, CardPlayed, Draw, Event, Swap
+from referee.game import Game, TableState
+from referee.messages import count_words
+from referee.rules import RuleSet
+from referee.rulings import Ruling, info
+
+DEAL = 7
+"""D1: cards dealt to each player; the referee counts the hands from here (D12)."""
+
+UNO_BEFORE_CARD_S = 1.0
+"""A "UNO" heard up to this long before the card that leaves one card counts for it: players
+say it while the card is still in the air."""
+
+WILD_DRAW_FOUR_SEARCH = 3
+"""D8: after taking a wild draw four's pool, its victim draws at most this many cards looking
+for the named colour before the turn passes (without Helsinki's endless draw)."""
+
+HAND_SIPS: dict[str, int] = {"draw_2": 2, "wild_draw_4": 4}
+"""D15: sips for a card left in the hand at the end of a round; every other card is one."""
+
+
+@dataclass(frozen=True, slots=True)
+class MultiCardPlay:
+    """The play a seat is making (D3, D4): `cards` cards of `value` so far, the latest at
+    `last_t`. Kept in `TableState.variant_state`, so a take-back restores it."""
+
+    seat: int
+    value: str
+    cards: int
+    last_t: float
+
+
+def _sips(n: int) -> str:
+    return f"{count_words(n)} sip" + ("" if n == 1 else "s")
+
+
+class DrukUno(Game):
+    """DrukUNO (docs/rules/druk.md). Besides rulings, the game keeps for the report and the
+    dashboard:
+
+    - `sips`: seat -> sips drunk so far in the match (every `sips` info line adds to it; the
+      line's `total` is the new value);
+    - `hand_counts`: seat -> cards the referee believes are in that hand this round, or None
+      where it has lost count (an unseen card or draw) or between rounds.
+    """
+
+    name: ClassVar[str] = "druk"
+    aliases: ClassVar[tuple[str, ...]] = ("DrukUNO", "druk-uno", "Druk UNO")
+    default_rules: ClassVar[RuleSet] = RuleSet()
+    rule_refs: ClassVar[dict[str, str]] = {"B2": "D2", "P2": "D11", "B4": "D11", "P3": "D11",
+                                           "P1": "D12"}
+    instick_on_own_turn: ClassVar[bool] = False
+
+    def __init__(self, players: int, dealer: int = 0, rules: RuleSet | None = None) -> None:
+        super().__init__(players, dealer, rules)
+        self.rules.validate()
+        self.sips: dict[int, int] = {seat: 0 for seat in range(players)}
+        self.hand_counts: list[int | None] = [None] * players
+        self._uno_due: dict[int, float] = {}
+        """Seats down to one card that have not said "UNO" yet: when they got there."""
+        self._uno_heard: dict[int | None, float] = {}
+        """When each seat (None: an unseen one) last said "UNO"."""
+
+    # --- what may be played ----------------------------------------------------------------
+
+    def matches(self, card: Card) -> bool:
+        """D2: as in UNO; while a pool of draw cards is the turn holder's to take (D6, D8),
+        only a card of the pool's kind goes on it (a wild or wild draw four does not undo a
+        draw two, nor a wild a wild draw four)."""
+        pool = self._active_pool()
+        if pool is not None:
+            return card.value == pool.value
+        return super().matches(card)
+
+    def is_instick(self, card: Card) -> bool:
+        """D10: a jump-in is a number card identical to the top card."""
+        return card.is_number and card == self.state.top
+
+    def knock_ref(self, card: Card, instick: bool) -> str | None:
+        """Nothing needs a knock in DrukUNO."""
+        return None
+
+    def second_card_rule(self, seat: int, card: Card) -> tuple[str, str]:
+        """D11: a card that does not continue the seat's play is out of turn."""
+        return "out_of_turn", "B4"
+
+    def wrong_word(self, seat: int | None, word: str) -> str | None:
+        """D12: "UNO" is this game's own call."""
+        return None
+
+    def continues_play(self, seat: int, card: Card, t: float) -> bool:
+        """D3, D4: the same number (any colour) or the same kind of skip, draw two or reverse
+        as the play `seat` is making, within `multi_card_window_s` of its latest card."""
+        return self._continues(self.state, seat, card, t)
+
+    def _continues(self, table: TableState, seat: int, card: Card, t: float) -> bool:
+        play = table.variant_state
+        return (isinstance(play, MultiCardPlay) and play.seat == seat == table.top_seat
+                and table.top is not None and table.top.value == play.value == card.value
+                and not card.is_black and t - play.last_t <= self.rules.multi_card_window_s)
+
+    # --- what a card does ------------------------------------------------------------------
+
+    def apply_first_card(self, card: Card, t: float, out: list[Ruling]) -> None:
+        """D1: the turned card counts as the dealer's play, a reverse included (play then
+        goes the other way from the dealer); nobody continues it."""
+        self.apply_effect(self.dealer, card, t, out)
+        self.state.variant_state = None
+
+    def apply_effect(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
+        """D5-D8, D13: each card's effect as it comes; a card that continues a play adds to
+        what the play's earlier cards did."""
+        s, n = self.state, self.players
+        beneath = self.table_beneath
+        play = s.variant_state
+        cards = play.cards + 1 if beneath is not None and isinstance(play, MultiCardPlay) \
+            and self._continues(beneath, seat, card, t) else 1
+        acts_as_skip = card.value == "skip" or (
+            card.value == "reverse" and n == 2 and self.rules.two_player_reverse_skips)
+        if card.value == "reverse" and not acts_as_skip:
+            s.direction = -s.direction  # D7: once per card
+        d = s.direction
+        victim_if_reversed = None
+        if acts_as_skip:
+            # D5: the k-th skip of a play skips the k-th seat on; its player drinks one.
+            if self._card_sure:
+                self._drink((seat + cards * d) % n, 1, t, out, "for being skipped")
+            following, other_way = (seat + (cards + 1) * d) % n, (seat - (cards + 1) * d) % n
+        else:
+            following, other_way = (seat + d) % n, (seat - d) % n
+            if card.draw_count:
+                # D6, D8: the next seat gets the pool, and the turn: it may add to it.
+                pool = self._pass_pool_on(seat, following, card, t, out)
+                victim_if_reversed = (following, other_way, pool) if pool else None
+        if card.is_zero and self.rules.helsinki:
+            self._move_hands(-d)  # D13: every hand moves one seat against the direction
+        if cards == 1 or following != s.turn:
+            self._begin_turn(following, t, out)
+        else:
+            s.turn_started = t  # the next player's turn really starts when the play ends
+        s.turn_if_reversed = other_way
+        s.victim_if_reversed = victim_if_reversed
+        s.variant_state = MultiCardPlay(seat, card.value, cards, t)
+
+    def seat_after(self, seat: int, card: Card) -> int:
+        """Who plays after `seat` plays `card` alone: a draw card's victim plays (it may add
+        to the pool), a skip skips one seat."""
+        n, d = self.players, self.state.direction
+        skips = card.value == "skip" or (
+            card.value == "reverse" and n == 2 and self.rules.two_player_reverse_skips)
+        if card.value == "reverse" and not skips:
+            d = -d
+        return (seat + (2 if skips else 1) * d) % n
+
+    def play_on_from_instick(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
+        """D10: after a jump-in play goes on with the player whose turn it was; nobody adds
+        to a jump-in. A jumped-in zero still moves the hands (D13)."""
+        self.state.variant_state = None
+        if card.is_zero and self.rules.helsinki:
+            self._move_hands(-self.state.direction)
+
+    def _active_pool(self) -> Card | None:
+        """The draw card whose pool the turn holder has still to take (or add to), if any."""
+        s = self.state
+        top, turn = s.top, s.turn
+        if turn is None or top is None or not top.draw_count or s.top_seat == turn \
+                or s.owed_draws[turn] <= 0:
+            return None
+        return top
+
+    def _pass_pool_on(self, seat: int, victim: int, card: Card, t: float,
+                      out: list[Ruling]) -> int:
+        """D6, D8: `victim` owes the card's draws, plus the pool `seat` had to take when it
+        added this card to it. Returns what `victim` now owes."""
+        if not self._card_sure:
+            return 0  # (as in Bruno: a draw card read unsure makes nobody owe anything)
+        s = self.state
+        beneath = self.table_beneath
+        added_to_pool = beneath is not None and beneath.turn == seat and beneath.top is not None \
+            and beneath.top.value == card.value and beneath.top_seat != seat
+        passed = s.owed_draws[seat] if added_to_pool else 0
+        s.owed_draws[seat] -= passed
+        s.owed_draws[victim] += passed + card.draw_count
+        pool = s.owed_draws[victim]
+        if card.value == "draw_2":
+            then, adds = "misses the turn", "a draw two"
+        else:
+            then, adds = "plays the colour", "a wild draw four"
+        out.append(info(t, "draw_due", victim,
+                        f"Seat {victim} takes {count_words(pool)} cards and {then}, or adds "
+                        f"{adds} to pass them all on.", count=pool))
+        return pool
+
+    def after_draw(self, seat: int, count: int, debts_paid: int, free_cards: int, t: float,
+                   out: list[Ruling]) -> None:
+        """D6: a draw two's pool taken, the turn passes on; D8: a wild draw four's victim
+        plays on, searching at most three cards for the colour; D9: without Helsinki, one card
+        drawn ends the turn; D13: with Helsinki, drawing never does (one draws until one can
+        play)."""
+        s = self.state
+        if seat != s.turn:
+            return
+        top = s.top
+        pool_card = top if top is not None and top.draw_count and s.top_seat != seat else None
+        if pool_card is not None and pool_card.value == "draw_2" and debts_paid \
+                and not s.owed_draws[seat]:
+            self._begin_turn(self._next_seat(seat), t, out, came_from=seat)
+        elif free_cards and not self.rules.helsinki:
+            limit = WILD_DRAW_FOUR_SEARCH if pool_card is not None else 1
+            if s.drawn_this_turn >= limit:
+                self._begin_turn(self._next_seat(seat), t, out, came_from=seat)
+
+    # --- the hands, the UNO call and the sips ------------------------------------------------
+
+    def notice(self, event: Event, out: list[Ruling]) -> None:
+        """Follow the hands (D12) and the draws' sips (D15) from every observation."""
+        if isinstance(event, CardPlayed):
+            self._count_card(event, out)
+        elif isinstance(event, Draw):
+            self._count_draw(event, out)
+        elif isinstance(event, Call) and event.word == "uno":
+            self._uno_heard[event.seat] = event.t
+            if event.seat is None:
+                self._uno_due.clear()  # someone said it: nobody is ruled on a guess
+            else:
+                self._uno_due.pop(event.seat, None)
+        elif isinstance(event, Swap) and self.state.in_round:
+            counts = self.hand_counts
+            counts[event.seat], counts[event.with_seat] = counts[event.with_seat], \
+                counts[event.seat]
+            self._forget_calls_not_due()
+
+    def _count_card(self, event: CardPlayed, out: list[Ruling]) -> None:
+        t, seat = event.t, event.seat
+        if not self.state.in_round:  # the dealer's turned card: a new deal
+            self.hand_counts = [DEAL] * self.players
+            self._uno_due.clear()
+            return
+        if seat is None:
+            # Whose card it was is a guess: that seat's count (or, for a zero that moved
+            # every hand, all of them) is lost until the next deal.
+            turn = self.state.turn
+            if turn is None or (event.card.is_zero and self.rules.helsinki):
+                self.hand_counts = [None] * self.players
+            else:
+                self.hand_counts[turn] = None
+            return
+        for due in [due for due in self._uno_due if due != seat]:
+            self._forgot_uno(due, t, out)  # the turn went on before they said it
+        count = self.hand_counts[seat]
+        if count is None:
+            return
+        count = count - 1 if count > 0 else None  # (below none: a draw went unseen)
+        self.hand_counts[seat] = count
+        if count == 1 and not self._heard_uno(seat, t):
+            self._uno_due[seat] = t
+        elif count == 0 and seat in self._uno_due:
+            self._forgot_uno(seat, t, out)  # the last card went down without "UNO" before it
+
+    def _count_draw(self, event: Draw, out: list[Ruling]) -> None:
+        s, seat = self.state, event.seat
+        if not s.in_round:
+            return
+        if seat is None:
+            self.hand_counts = [None] * self.players
+            return
+        if seat == s.turn:
+            for due in [due for due in self._uno_due if due != seat]:
+                self._forgot_uno(due, event.t, out)
+        self._uno_due.pop(seat, None)  # it holds more than one card again
+        count = self.hand_counts[seat]
+        if count is not None:
+            self.hand_counts[seat] = count + event.count
+        self._drink(seat, event.count, event.t, out,
+                    "for the card drawn" if event.count == 1 else "for the cards drawn")
+
+    def on_taken_back(self, seat: int | None, card: Card) -> None:
+        """The card is back in its player's hand."""
+        if seat is not None and self.hand_counts[seat] is not None:
+            self.hand_counts[seat] += 1
+            self._forget_calls_not_due()
+
+    def _heard_uno(self, seat: int, t: float) -> bool:
+        return any(t - self._uno_heard.get(who, float("-inf")) <= UNO_BEFORE_CARD_S
+                   for who in (seat, None))
+
+    def _forget_calls_not_due(self) -> None:
+        """After hands moved: only a seat still holding one card owes its call. (One that got
+        a single card from another hand is not ruled: D12 decision.)"""
+        self._uno_due = {seat: since for seat, since in self._uno_due.items()
+                         if self.hand_counts[seat] == 1}
+
+    def _forgot_uno(self, seat: int, t: float, out: list[Ruling]) -> None:
+        del self._uno_due[seat]
+        self._penalise(t, "wrong_call", seat, None, "D12",
+                       f'Seat {seat} did not say "UNO" with one card left', out)
+
+    def _move_hands(self, step: int) -> None:
+        """D13: the hand of every seat s goes to seat s + step."""
+        n, counts = self.players, self.hand_counts
+        self.hand_counts = [counts[(seat - step) % n] for seat in range(n)]
+        self._forget_calls_not_due()
+
+    def _drink(self, seat: int, sips: int, t: float, out: list[Ruling], why: str) -> None:
+        self.sips[seat] += sips
+        total = self.sips[seat]
+        out.append(info(t, "sips", seat, f"Seat {seat} drinks {_sips(sips)} {why} "
+                                         f"({total} in all).", sips=sips, total=total))
+
+    def close_round(self, hands: dict[int, tuple[Card, ...]], winner: int | None, t: float,
+                    out: list[Ruling]) -> None:
+        """D15: every seat drinks for the cards left in its hand; a pool still to be taken
+        (the round's last card was a draw card, D13) is drunk too, one sip a card."""
+        pool = self._active_pool()
+        for seat in range(self.players):
+            cards = hands.get(seat, ())
+            hand = sum(HAND_SIPS.get(card.value, 1) for card in cards)
+            owed = self.state.owed_draws[seat] if pool is not None and seat == self.state.turn \
+                else 0
+            if hand:
+                self._drink(seat, hand, t, out, f"for the {count_words(len(cards))} card"
+                            f"{'' if len(cards) == 1 else 's'} left in hand")
+            if owed:
+                self._drink(seat, owed, t, out, "for the cards the last card made it take")
+        self.hand_counts = [None] * self.players
+        self._uno_due.clear()
+
+    def round_points(self, hands: dict[int, tuple[Card, ...]], winner: int | None
+                     ) -> dict[int, int]:
+        """D15: DrukUNO keeps no points; a round costs sips instead."""
+        return {seat: 0 for seat in range(self.players)}
