@@ -133,7 +133,10 @@ class FlaskeUno(StandardUno):
     name: ClassVar[str] = "flaske"
     aliases: ClassVar[tuple[str, ...]] = ("Flaske UNO", "flaske-uno")
     gives_penalties: ClassVar[bool] = False
-    words: ClassVar[Words] = dataclasses.replace(UNO_WORDS, game="Flaske UNO")
+    words: ClassVar[Words] = dataclasses.replace(UNO_WORDS, game="Flaske UNO", spoken={
+        **UNO_WORDS.spoken,
+        "en": dataclasses.replace(UNO_WORDS.spoken["en"], says_message=("flaske",))})
+    """Every card's announcement is said aloud at an English table: it is the game."""
     rule_texts: ClassVar[dict[str, str]] = FLASKE_RULE_TEXTS
 
     def announce_card(self, seat: int | None, card: Card, t: float, out: list) -> None:

@@ -19,6 +19,10 @@ class SpokenWords:
     """Said for an allowed card out of turn ("Instick.")."""
     too_slow: str
     """The name of the too-slow penalty as the table says it ("Seg")."""
+    says_message: tuple[str, ...] = ()
+    """Info rules of the game's own whose message is said as it is written: the referee
+    writes its messages in English, so only an English table hears them (Flaske UNO's card
+    announcements)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,9 @@ def replay(
                      help="Override a rule setting, e.g. --set seg_after_s=8 (JSON value)."),
     ] = None,
 ) -> None:
-    """Print the rulings an event log gives: penalties, insticks, turns, scores."""
+    """Print the rulings an event log gives: penalties, insticks (jump-ins), turns, scores.
+    The game is the log's game line's unless --variant names another: the options win over
+    the log, as for every other value on the game line."""
     try:
         log = read_event_log(events)
         setup = log.setup.with_overrides(variant=variant, players=players, dealer=dealer,
@@ -61,7 +63,7 @@ def parse_settings(items: list[str]) -> dict[str, object]:
 
 def print_rulings(setup: GameSetup, rulings: list[Ruling], source: str) -> None:
     console = Console(highlight=False)
-    console.print(f"[bold]{escape(source)}[/]: {setup.variant}, {setup.players} players, "
+    console.print(f"[bold]{escape(source)}[/]: {setup.words.game}, {setup.players} players, "
                   f"dealer seat {setup.dealer}")
     table = rulings_table()
     for ruling in rulings:
