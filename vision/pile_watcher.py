@@ -209,7 +209,8 @@ two such cards: 0.75 and 0.79). Below that the fit is a guess, and the patch is 
 is."""
 
 READ_SURE = RuleSet().min_card_confidence
-"""A reading this confident is sure: the referee's own bar."""
+"""A reading this confident is sure: the referee's own bar, by default (the table's own, from
+the rules of the game it plays, comes in as `PileWatcher.read_sure`)."""
 
 READ_PAD_CARDS = 0.15
 """The crop given to the reader is the card's patch turned square to the image, with this
@@ -262,6 +263,7 @@ class PileWatcher:
     read_card: CardReader
     full_scale: float = 4.0  # full-frame pixels per analysis pixel
     read_wait_s: float = READ_WAIT_S  # live play may not wait as long as a review can
+    read_sure: float = READ_SURE  # the game's `min_card_confidence`
     state: PileState = PileState.IDLE
     unread: list[float] = field(default_factory=list)
 
@@ -465,7 +467,7 @@ class PileWatcher:
             return []
         waiting.last_read_t = frame.t_s
         readings = [r for r in (self._read(place, [frame]) for place in places) if r is not None]
-        sure = [r for r in readings if r.confidence >= READ_SURE]
+        sure = [r for r in readings if r.confidence >= self.read_sure]
         reading = sure[0] if sure else max(readings, key=lambda r: r.confidence, default=None)
         waiting.clean_frames += 1
         if reading is not None:

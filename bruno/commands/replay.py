@@ -16,6 +16,7 @@ from referee.eventlog import EventLogError, GameSetup, dumps, read_event_log
 from referee.events import EventError
 from referee.rulings import Ruling
 from referee.session import replay as replay_events
+from referee.variants import find_variant
 
 
 def replay(
@@ -40,6 +41,10 @@ def replay(
         rulings = replay_events(setup.new_game(), log.events)
     except (EventLogError, EventError) as error:
         raise UserError(str(error)) from None
+    if find_variant(setup.variant) is not find_variant(log.setup.variant):
+        # Said on stderr: stdout is the rulings' (with --json, the contract's).
+        typer.echo(f"bruno: note: {events} is a game of {log.setup.words.game}; refereed as "
+                   f"{setup.words.game}, as --variant says", err=True)
     if as_json:
         for ruling in rulings:
             typer.echo(dumps(ruling.to_dict()))

@@ -91,7 +91,8 @@ def review(
                                   variant=variant, notes=notes, event_log_only=True,
                                   settings=settings)
         read = card_reader(cards_from)
-        result = review_video(footage, prepared.setup.camera, read, listen=prepared.sound)
+        result = review_video(footage, prepared.setup.camera, read, listen=prepared.sound,
+                              read_sure=prepared.game.rules().min_card_confidence)
     except (ReviewError, ProfileError, FrameSourceError) as error:
         raise UserError(str(error)) from None
     events = in_time_order(result.events, prepared.added)

@@ -226,7 +226,8 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
     try:
         result = review_video(footage, setup.camera, read_card, listen=sound,
                               progress=throttle and throttle.stage("watch"),
-                              keep_sound=sound, follower=along)
+                              keep_sound=sound, follower=along,
+                              read_sure=game.rules().min_card_confidence)
     except BaseException as error:
         if along is not None:
             along.abandon()
