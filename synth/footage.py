@@ -57,11 +57,11 @@ FAN_TURN_DEG = 15.0
 """... turned from it by up to this many degrees."""
 
 NEXT_CARD_MOVE_S = 0.25
-"""The hand of a multi-card play takes this long to lift off a card it laid, and as long to
-come in to lay the next ..."""
+"""The hand of a multi-card play comes in with its next card in this long (at most), after
+lifting off the card it laid in the time before ..."""
 
 LIFT_OFF_CARDS = 0.9
-"""... lifting off it this many card heights towards its seat, holding the next card."""
+"""... this many card heights towards its seat: the card it laid shows, as at a real table."""
 
 NOISE_SIGMA = 3.0
 """Sensor noise, grey levels (standard deviation)."""
@@ -299,7 +299,7 @@ class FootageRenderer:
         (fanned); (this card's reach, its centre, its angle)."""
         rng = self.rng
         t = self._quantise(before.arrive_t + more.after_s)
-        step_s = min(NEXT_CARD_MOVE_S, more.after_s * 0.3)  # to lift off, and to come back
+        step_s = min(NEXT_CARD_MOVE_S, more.after_s * 0.3)  # to come in with this card
         away = float(rng.uniform(0, 2 * math.pi))
         step = float(rng.uniform(*FAN_OFFSET_CARDS)) * self.card_h
         centre = centre + np.float32([math.cos(away), math.sin(away)]) * step

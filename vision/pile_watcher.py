@@ -167,8 +167,9 @@ MIN_SATURATED = 0.2
 """... and a patch with at least this fraction of such pixels has a colour of its own ..."""
 
 COLOUR_APART = 0.3
-"""... another card's when its median chromaticity is this far (L1) from the last card's: a red
-card's from a yellow one's is 0.5 or more, the same card's under a hand's shadow well below."""
+"""... another card's when its median chromaticity is this far (L1) from the last card's: two
+of the four colours put their weight on other channels (far above this), while one card under
+a hand's shadow keeps its shares (brightness drops out of a chromaticity)."""
 
 SAME_REST_S = 0.07
 """A patch that came to rest within this of the last card (two frames at 30 fps) is more of
