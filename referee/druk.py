@@ -14,8 +14,10 @@ from referee.cards import Card
 from referee.events import Call, CardPlayed, Draw, Event, Swap
 from referee.game import Game, TableState
 from referee.messages import count_words
+from referee.rule_texts import DRUK_RULE_TEXTS
 from referee.rules import RuleSet
 from referee.rulings import Ruling, info
+from referee.words import SpokenWords, Words
 
 DEAL = 7
 """D1: cards dealt to each player; the referee counts the hands from here (D12)."""
@@ -63,6 +65,13 @@ class DrukUno(Game):
     rule_refs: ClassVar[dict[str, str]] = {"B2": "D2", "P2": "D11", "B4": "D11", "P3": "D11",
                                            "P1": "D12"}
     instick_on_own_turn: ClassVar[bool] = False
+    words: ClassVar[Words] = Words(
+        game="DrukUNO", jump_in="jump-in", jumped_in="jumped in", slow_call=None,
+        knock_rules=None,
+        spoken={"en": SpokenWords(jump_in="Jump in.", too_slow="Too slow"),
+                "sv": SpokenWords(jump_in="Hoppa in.", too_slow="För långsam")})
+    """The seed's Danish "spring ind" is a jump-in; "hoppa in" is what a Swedish table says."""
+    rule_texts: ClassVar[dict[str, str]] = DRUK_RULE_TEXTS
 
     def __init__(self, players: int, dealer: int = 0, rules: RuleSet | None = None) -> None:
         super().__init__(players, dealer, rules)

@@ -21,6 +21,7 @@ from referee.game import Game
 from referee.reorder import REORDER_WINDOW_S
 from referee.rules import RuleSet, RuleSetError
 from referee.variants import UnknownVariantError, find_variant
+from referee.words import Words
 
 
 class EventLogError(ValueError):
@@ -68,6 +69,12 @@ class GameSetup:
             return find_variant(self.variant).default_rules.with_overrides(self.settings)
         except (RuleSetError, UnknownVariantError) as error:
             raise EventError(str(error)) from None
+
+    @property
+    def words(self) -> Words:
+        """What the game played calls things (its name, its jump-in), for what people read
+        and hear."""
+        return find_variant(self.variant).words
 
     def new_game(self) -> Game:
         variant = find_variant(self.variant)

@@ -29,9 +29,11 @@ from referee.events import (
     Swap,
 )
 from referee.missed import MissedObservations
+from referee.rule_texts import BRUNO_RULE_TEXTS
 from referee.rules import RuleSet
 from referee.rulings import Ruling, info, penalty
 from referee.scoring import Scoreboard, hand_points
+from referee.words import BRUNO_WORDS, Words
 
 COLOR_BEFORE_CARD_S = 1.0
 """A colour named up to this long before a wild comes to rest is that wild's colour: players
@@ -143,6 +145,20 @@ class Game(MissedObservations):
     instick_on_own_turn: ClassVar[bool] = True
     """B7 decision: the top card's twin is an instick whoever plays it, also on the player's own
     turn. False where a twin laid by the turn holder is simply its play (DrukUNO)."""
+    words: ClassVar[Words] = BRUNO_WORDS
+    """What the game calls things (its name, its instick), for every message and display."""
+    rule_texts: ClassVar[dict[str, str]] = BRUNO_RULE_TEXTS
+    """The game's own rule ids -> the report's summary of each (`rule_text`)."""
+
+    @classmethod
+    def rule_text(cls, ref: str) -> str:
+        """The summary of rule `ref` of this game; an id the game shares with the one it is
+        built on is that game's. '' for an id no game here has."""
+        for game in cls.__mro__:
+            texts = getattr(game, "rule_texts", None)
+            if texts is not None and ref in texts:
+                return texts[ref]
+        return ""
 
     def __init__(self, players: int, dealer: int = 0, rules: RuleSet | None = None) -> None:
         if not 2 <= players <= 10:
@@ -593,7 +609,7 @@ class Game(MissedObservations):
         ref = self.knock_ref(card, instick=True)
         if ref:  # (in Bruno always: B7, or B8 for a zero; a variant may need no knock)
             self._require_knock(seat, card, t, ref, instick=True)
-        out.append(info(t, "instick", seat, say.instick(seat, card), card=card.token))
+        out.append(info(t, "instick", seat, say.instick(seat, card, self.words), card=card.token))
         if seat is None:
             if card.draw_count:
                 self.state.may_owe = (None, 2)  # whom it made owe is not known
@@ -745,7 +761,7 @@ class Game(MissedObservations):
         self.obligations.append(obligation)
 
     def _too_slow(self, seat: int, t: float, out: list[Ruling]) -> None:
-        self._penalise(t, "too_slow", seat, None, "P3", say.too_slow(seat), out)
+        self._penalise(t, "too_slow", seat, None, "P3", say.too_slow(seat, self.words), out)
         self._begin_turn(self._next_seat(seat), t, out, came_from=seat)
 
     def _resume(self, t: float) -> None:
@@ -795,5 +811,6 @@ class Game(MissedObservations):
             confidence = min(confidence, self.rules.loud_knock_confidence)
         self._penalise(obligation.deadline, "missed_knock", obligation.seat,
                        obligation.card, obligation.ref,
-                       say.missed_knock(obligation.seat, obligation.card, obligation.instick),
+                       say.missed_knock(obligation.seat, obligation.card, obligation.instick,
+                                       self.words),
                        out, confidence)

@@ -6,6 +6,7 @@ A seat the camera could not see is never guessed: the message says so instead.
 from __future__ import annotations
 
 from referee.cards import Card, Color
+from referee.words import BRUNO_WORDS, Words
 
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
@@ -29,8 +30,9 @@ def penalty_suffix(seat: int | None, cards: int) -> str:
     return f": {penalty}."
 
 
-def missed_knock(seat: int | None, card: Card, instick: bool) -> str:
-    verb = "inserted" if instick else "played"
+def missed_knock(seat: int | None, card: Card, instick: bool, words: Words = BRUNO_WORDS
+                 ) -> str:
+    verb = words.jumped_in if instick else "played"
     return f"{seat_name(seat)} {verb} the {card.name} without knocking"
 
 
@@ -54,8 +56,9 @@ def same_number(seat: int, card: Card) -> str:
             "in one turn")
 
 
-def too_slow(seat: int) -> str:
-    return f"SEG! Seat {seat} was too slow; the turn passes on"
+def too_slow(seat: int, words: Words = BRUNO_WORDS) -> str:
+    call = f"{words.slow_call}! " if words.slow_call else ""
+    return f"{call}Seat {seat} was too slow; the turn passes on"
 
 
 def said_uno(seat: int | None) -> str:
@@ -66,9 +69,9 @@ def said_pass_on_bruno(seat: int) -> str:
     return f'Seat {seat} said "pass" while on Bruno (that draw is silent)'
 
 
-def instick(seat: int | None, card: Card) -> str:
+def instick(seat: int | None, card: Card, words: Words = BRUNO_WORDS) -> str:
     who = "by an unseen seat" if seat is None else f"by seat {seat}"
-    return f"Instick {who}: the {card.name}."
+    return f"{words.jump_in.capitalize()} {who}: the {card.name}."
 
 
 def turn(seat: int) -> str:

@@ -35,10 +35,11 @@ RULE_WORDS: dict[str, str] = {
     "out_of_turn": "penalty for playing out of turn",
     "missed_knock": "penalty for a missed knock",
     "same_number_two_colors": "penalty for the same number in two colours",
-    "too_slow": "SEG penalty",
+    "too_slow": "penalty for being too slow",
     "wrong_call": "penalty for a wrong call",
 }
-"""How a penalty is named when it is withdrawn."""
+"""How a penalty is named when it is withdrawn (a game's own words may name it otherwise:
+`referee.words.Words.penalty_words`)."""
 
 
 @dataclass(slots=True)  # not frozen: a frozen dataclass is slow to build, and this is hot

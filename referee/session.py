@@ -19,7 +19,7 @@ from referee.cards import Card
 from referee.events import CORRECTION_KINDS, CardPlayed, Confirm, Correction, Event, Undo
 from referee.game import Game
 from referee.reorder import REORDER_WINDOW_S, ReorderBuffer
-from referee.rulings import RULE_WORDS, Ruling, info, is_sure
+from referee.rulings import Ruling, info, is_sure
 
 PenaltyKey = tuple[str, int | None, str | None, float]
 
@@ -187,11 +187,10 @@ class Session:
         self.overruled.add(key)
         return [self._withdrawal(undo.t, self.standing.pop(key))]
 
-    @staticmethod
-    def _withdrawal(t: float, ruling: Ruling) -> Ruling:
+    def _withdrawal(self, t: float, ruling: Ruling) -> Ruling:
         card = Card.parse(ruling.card) if ruling.card else None
-        return info(t, "withdrawn", ruling.seat,
-                    messages.withdrawn(ruling.seat, RULE_WORDS[ruling.rule], card),
+        words = self.game.words.penalty_words(ruling.rule)
+        return info(t, "withdrawn", ruling.seat, messages.withdrawn(ruling.seat, words, card),
                     card=ruling.card)
 
 

@@ -1,17 +1,32 @@
 """The games this referee knows, found by name. Bruno is the base (`referee.game.Game`);
 another house game is a small subclass of it that overrides a few rule hooks and defaults, added
-to `VARIANTS` here without touching Bruno's code. Each game's rules are a page in docs/rules/.
+to `VARIANTS` here without touching Bruno's code. Each game's rules are a page in docs/rules/;
+the class also declares the game's words (`words`: its name, its jump-in, in English and
+Swedish) and the report's summary of each of its rules (`rule_texts`), which everything that
+shows or says a ruling takes from it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import ClassVar
 
 from referee.cards import Card
 from referee.druk import DrukUno
 from referee.game import Game
+from referee.rule_texts import FLASKE_RULE_TEXTS, SNABB_RULE_TEXTS, UNO_RULE_TEXTS
 from referee.rules import RuleSet
 from referee.rulings import info
+from referee.words import SpokenWords, Words
+
+UNO_WORDS = Words(
+    game="Standard UNO", jump_in="jump-in", jumped_in="jumped in", slow_call=None,
+    knock_rules=None,
+    spoken={"en": SpokenWords(jump_in="Jump-in.", too_slow="Too slow"),
+            "sv": SpokenWords(jump_in="Inflikning.", too_slow="För långsam")},
+)
+"""Standard UNO's words, also those of the games built on it (their own name aside). The
+Swedish "inflikning" is Snabb-UNO's own word (to "flika in", /work/shared/seeds/003)."""
 
 
 class StandardUno(Game):
@@ -23,6 +38,8 @@ class StandardUno(Game):
     default_rules: ClassVar[RuleSet] = RuleSet(target_score=500)
     rule_refs: ClassVar[dict[str, str]] = {"B2": "U2", "P2": "U3", "B4": "U3", "P3": "U6"}
     highest_total_wins: ClassVar[bool] = True
+    words: ClassVar[Words] = UNO_WORDS
+    rule_texts: ClassVar[dict[str, str]] = UNO_RULE_TEXTS
 
     def is_instick(self, card: Card) -> bool:
         """U3: no jump-ins; an identical card out of turn is a card out of turn."""
@@ -59,6 +76,8 @@ class SnabbUno(StandardUno):
     aliases: ClassVar[tuple[str, ...]] = ("Snabb-UNO", "snabb-uno")
     default_rules: ClassVar[RuleSet] = RuleSet(penalty_cards=1, target_score=6)
     rule_refs: ClassVar[dict[str, str]] = {"B2": "Q2", "P2": "Q4", "B4": "Q4", "P3": "Q4"}
+    words: ClassVar[Words] = dataclasses.replace(UNO_WORDS, game="Snabb-UNO")
+    rule_texts: ClassVar[dict[str, str]] = SNABB_RULE_TEXTS
 
     def is_instick(self, card: Card) -> bool:
         """Q3: the exact twin of the top card, never a black card."""
@@ -115,6 +134,11 @@ class FlaskeUno(StandardUno):
     name: ClassVar[str] = "flaske"
     aliases: ClassVar[tuple[str, ...]] = ("Flaske UNO", "flaske-uno")
     gives_penalties: ClassVar[bool] = False
+    words: ClassVar[Words] = dataclasses.replace(UNO_WORDS, game="Flaske UNO", spoken={
+        **UNO_WORDS.spoken,
+        "en": dataclasses.replace(UNO_WORDS.spoken["en"], says_message=("flaske",))})
+    """Every card's announcement is said aloud at an English table: it is the game."""
+    rule_texts: ClassVar[dict[str, str]] = FLASKE_RULE_TEXTS
 
     def announce_card(self, seat: int | None, card: Card, t: float, out: list) -> None:
         """F2-F5: the card's rule, said as it lands."""

@@ -50,6 +50,19 @@ CARD_OFFSET_CARDS = 0.22
 ADJUST_AFTER_S = 0.15
 """A nudged card moves this long after it first lands; its truth `t` is after the nudge."""
 
+FAN_OFFSET_CARDS = (0.2, 0.4)
+"""A card of a multi-card play lands this many card heights from the one before (fanned)..."""
+
+FAN_TURN_DEG = 15.0
+"""... turned from it by up to this many degrees."""
+
+NEXT_CARD_MOVE_S = 0.25
+"""The hand of a multi-card play comes in with its next card in this long (at most), after
+lifting off the card it laid in the time before ..."""
+
+LIFT_OFF_CARDS = 0.9
+"""... this many card heights towards its seat: the card it laid shows, as at a real table."""
+
 NOISE_SIGMA = 3.0
 """Sensor noise, grey levels (standard deviation)."""
 
@@ -113,14 +126,21 @@ class _Reach:
     carry_in: tuple[np.ndarray, np.ndarray] | None = None  # (face, quad at arrival)
     carry_out: tuple[np.ndarray, np.ndarray] | None = None
     tremble_px: float = 0.0
+    start: np.ndarray | None = None
+    """Where the hand comes from: the entry, or the last card's place in a multi-card play."""
+    approach_s: float = APPROACH_S
+    withdraws: bool = True
+    """False when the hand goes on to lay the next card of its play instead."""
 
     def active(self, t: float) -> bool:
-        return self.arrive_t - APPROACH_S <= t <= self.leave_t + WITHDRAW_S
+        out_s = WITHDRAW_S if self.withdraws else 0.0
+        return self.arrive_t - self.approach_s <= t <= self.leave_t + out_s
 
     def hand(self, t: float) -> np.ndarray:
         if t < self.arrive_t:
-            return self.entry + (self.target - self.entry) * _ease(
-                1 - (self.arrive_t - t) / APPROACH_S)
+            start = self.entry if self.start is None else self.start
+            return start + (self.target - start) * _ease(
+                1 - (self.arrive_t - t) / self.approach_s)
         if t <= self.leave_t:
             wobble = math.sin(t * 23.0) * self.tremble_px
             return self.target + np.float32([wobble, -wobble * 0.7])
@@ -261,18 +281,54 @@ class FootageRenderer:
             quad = card_quad(tuple(centre + nudge), self.card_h, angle + float(rng.normal(0, 6)))
             self.pile_changes.append(_PileChange(rest_t, None, None))
         self.pile_changes.append(_PileChange(rest_t, face, quad, play.card))
-        self.reaches.append(_Reach(t, t + play.linger_s, entry, grip, skin, sleeve,
-                                   carry_in=(face, carry_quad), tremble_px=self.card_h * 0.015))
+        reach = _Reach(t, t + play.linger_s, entry, grip, skin, sleeve,
+                       carry_in=(face, carry_quad), tremble_px=self.card_h * 0.015)
+        self.reaches.append(reach)
         pile_stack.append((play.card, face, quad))
         self.truth_events.append({"t": rest_t, "kind": "card", "card": play.card,
                                   "seat": play.seat})
+        for more in play.more:
+            reach, centre, angle = self._plan_next_card(play, more, reach, centre, angle,
+                                                        pile_stack)
+            reach.leave_t = reach.arrive_t + play.linger_s  # the last card's linger counts
+
+    def _plan_next_card(self, play, more, before: _Reach, centre: np.ndarray, angle: float,
+                        pile_stack) -> tuple[_Reach, np.ndarray, float]:
+        """The next card of a multi-card play: the hand that laid the card before lets go of
+        it, lifts back off it towards its seat, and comes in again to lay this one beside it
+        (fanned); (this card's reach, its centre, its angle)."""
+        rng = self.rng
+        t = self._quantise(before.arrive_t + more.after_s)
+        step_s = min(NEXT_CARD_MOVE_S, more.after_s * 0.3)  # to come in with this card
+        away = float(rng.uniform(0, 2 * math.pi))
+        step = float(rng.uniform(*FAN_OFFSET_CARDS)) * self.card_h
+        centre = centre + np.float32([math.cos(away), math.sin(away)]) * step
+        angle = angle + float(rng.uniform(-FAN_TURN_DEG, FAN_TURN_DEG))
+        quad = card_quad(tuple(centre), self.card_h, angle)
+        face = render_face(more.card, rng, style=footage_style(rng))
+        towards_seat = (before.entry - centre) / (np.linalg.norm(before.entry - centre) + 1e-6)
+        grip = centre + towards_seat * self.card_h * 0.45
+        lifted = before.target + towards_seat * self.card_h * LIFT_OFF_CARDS
+        let_go = before.arrive_t + min(0.1, more.after_s * 0.1)
+        before.leave_t, before.withdraws = let_go, False
+        lift = _Reach(t - step_s, t - step_s, before.entry, lifted, before.skin, before.sleeve,
+                      tremble_px=before.tremble_px, start=before.target,
+                      approach_s=t - step_s - let_go, withdraws=False)
+        reach = _Reach(t, t, before.entry, grip, before.skin, before.sleeve,
+                       carry_in=(face, quad), tremble_px=before.tremble_px, start=lifted,
+                       approach_s=step_s)
+        self.reaches += [lift, reach]
+        self.pile_changes.append(_PileChange(t, face, quad, more.card))
+        pile_stack.append((more.card, face, quad))
+        self.truth_events.append({"t": t, "kind": "card", "card": more.card, "seat": play.seat})
+        return reach, centre, angle
 
     # -- frames ----------------------------------------------------------------------------
 
     def truth(self) -> list[dict]:
         """The ground-truth event log: the game line, then events in time order."""
-        game = {"t": 0.0, "kind": "game", "variant": "bruno", "players": self.scenario.players,
-                "dealer": self.scenario.dealer}
+        game = {"t": 0.0, "kind": "game", "variant": self.scenario.variant,
+                "players": self.scenario.players, "dealer": self.scenario.dealer}
         return [game, *self.truth_events]
 
     def frame_count(self) -> int:

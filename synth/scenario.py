@@ -2,8 +2,10 @@
 
 A scenario is JSON:
 
-    {"players": 4, "dealer": 0, "seed": 7, "duration_s": 12.0,
-     "plays": [{"t": 1.0, "seat": 0, "card": "y_1", "linger_s": 0.3, "adjust": false}, ...],
+    {"variant": "bruno", "players": 4, "dealer": 0, "seed": 7, "duration_s": 12.0,
+     "plays": [{"t": 1.0, "seat": 0, "card": "y_1", "linger_s": 0.3, "adjust": false},
+               {"t": 3.0, "seat": 1, "card": "b_2", "more": [{"card": "r_2", "after_s": 0.7}]},
+               ...],
      "takebacks": [{"t": 5.0, "seat": 1}],
      "passes": [{"t": 7.0, "seat": 2}],
      "knocks": [{"t": 4.6}],
@@ -12,7 +14,10 @@ A scenario is JSON:
      "shadows": [{"t": 3.0, "duration_s": 2.0}]}
 
 A play's `t` is when its card comes to rest on the pile (the ground truth the watcher is scored
-against); the arm arrives before it and leaves `linger_s` after it. A take-back's `t` is when
+against); the arm arrives before it and leaves `linger_s` after it. A play's `more` are cards
+the same hand lays right after, each `after_s` after the one before (a multi-card play, fanned
+or stacked): the arm stays over the pile in between, and each card is a play of its own in the
+truth. `variant` is the game played (the truth's game line). A take-back's `t` is when
 the top card leaves the pile; a draw's `t` when the hand touches the draw pile; a pass is a
 hand that reaches over the pile at `t` and leaves without dropping anything.
 """
@@ -26,6 +31,7 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from referee.cards import ALL_TOKENS
+from referee.variants import UnknownVariantError, find_variant
 
 APPROACH_S = 0.5
 """An arm takes this long from the frame edge to the pile (or a draw pile)."""
@@ -45,12 +51,24 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+class MoreCard(_Strict):
+    card: str
+    after_s: float = Field(0.7, ge=0.3, le=1.5, description="laid this long after the card "
+                                                              "before, by the same hand")
+
+
 class Play(_Strict):
     t: float = Field(..., ge=0)
     seat: int = Field(..., ge=0)
     card: str
     linger_s: float = Field(0.25, ge=0, le=5, description="hand stays over the pile after")
     adjust: bool = Field(False, description="the hand nudges the card while lingering")
+    more: list[MoreCard] = Field(default_factory=list,
+                                 description="cards the same hand lays right after this one")
+
+    def last_t(self) -> float:
+        """When the play's last card comes to rest."""
+        return self.t + sum(more.after_s for more in self.more)
 
 
 class TakeBack(_Strict):
@@ -78,6 +96,7 @@ class ShadowPass(_Strict):
 
 
 class Scenario(_Strict):
+    variant: str = "bruno"
     players: int = Field(4, ge=2, le=10)
     dealer: int = Field(0, ge=0)
     seed: int = 0
@@ -94,7 +113,7 @@ class Scenario(_Strict):
         """Duration of the footage: as given, else one second after the last thing happens."""
         if self.duration_s is not None:
             return self.duration_s
-        ends = [p.t + p.linger_s + WITHDRAW_S for p in self.plays]
+        ends = [p.last_t() + p.linger_s + WITHDRAW_S for p in self.plays]
         ends += [k.t for k in self.knocks] + [d.t + DRAW_DWELL_S + WITHDRAW_S for d in self.draws]
         ends += [b.t + WITHDRAW_S for b in self.takebacks]
         ends += [b.t + DRAW_DWELL_S + WITHDRAW_S for b in self.passes]
@@ -107,8 +126,13 @@ class Scenario(_Strict):
                     raise ScenarioError(f"seat {item.seat} at t={item.t} is not one of the "
                                         f"{self.players} seats")
         for play in self.plays:
-            if play.card not in ALL_TOKENS:
-                raise ScenarioError(f"unknown card {play.card!r} at t={play.t}")
+            for token in (play.card, *(more.card for more in play.more)):
+                if token not in ALL_TOKENS:
+                    raise ScenarioError(f"unknown card {token!r} at t={play.t}")
+        try:
+            find_variant(self.variant)
+        except UnknownVariantError as error:
+            raise ScenarioError(str(error)) from None
         if self.dealer >= self.players:
             raise ScenarioError(f"dealer {self.dealer} is not one of the {self.players} seats")
         return self

@@ -107,3 +107,22 @@ def test_a_log_whose_time_goes_back_is_one_line_naming_the_file_and_line(tmp_pat
         assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
         assert result.stderr.startswith(f"bruno: error: {path} line 26: 't' goes back to 19 s "
                                         "from 29 s (line 25)")
+
+
+def test_variant_wins_over_the_logs_game_and_says_so_on_stderr_only():
+    snabb_log = str(ROOT / "examples" / "snabb_every_rule.jsonl")
+    result = bruno("replay", "--json", "--variant", "uno", snabb_log)
+    assert result.returncode == 0, result.stderr
+    rulings = [json.loads(line) for line in result.stdout.splitlines()]
+    assert all(r["rule"] != "instick" for r in rulings)  # standard UNO has no jump-ins
+    assert "out_of_turn" in {r["rule"] for r in rulings}
+    assert result.stderr.strip() == (f"bruno: note: {snabb_log} is a game of Snabb-UNO; "
+                                     "refereed as Standard UNO, as --variant says")
+    same = bruno("replay", "--json", "--variant", "Snabb-UNO", snabb_log)
+    assert same.returncode == 0 and same.stderr == ""
+    printed = bruno("replay", snabb_log)
+    assert printed.stdout.startswith(f"{snabb_log}: Snabb-UNO, 4 players")
+    unknown = bruno("replay", "--variant", "drunk", snabb_log)
+    assert unknown.returncode == 2 and unknown.stdout == ""
+    assert unknown.stderr.strip().splitlines() == [
+        "bruno: error: unknown variant 'drunk' (known: bruno, uno, snabb, flaske, druk)"]

@@ -132,6 +132,15 @@ def test_the_page_shows_the_camera_whose_turn_it_is_and_the_colour(page, table):
     assert text(page, "no-scores") == "No round scored yet."
 
 
+def test_the_page_is_headed_with_the_game_played(browser, tmp_path):
+    from referee.variants import SnabbUno
+
+    snabb = RefereeTable(players=4, profile=tmp_path / "room.toml", variant=SnabbUno)
+    with dashboard_open(browser, snabb) as page:
+        wait_for(page, lambda: text(page, "game-name") == "Snabb-UNO referee")
+        assert page.title == "Snabb-UNO referee"
+
+
 def test_a_ruling_the_referee_gives_appears_on_the_page_newest_first(page, table):
     table.play("r_5", 0)
     said = table.play("g_7", 1)  # neither red nor a 5

@@ -31,8 +31,8 @@ STEP_S = 1.0
 """Session seconds between two events on this table."""
 
 FRAME_SIZE = (360, 640)  # (h, w): small frames keep the page's polling cheap in tests
-SNAPSHOT_FIELDS = {"players", "dealer", "variant", "clock", "turn", "color", "top", "top_seat",
-                   "paused", "in_round", "scores", "muted", "sources",
+SNAPSHOT_FIELDS = {"players", "dealer", "variant", "game", "clock", "turn", "color", "top",
+                   "top_seat", "paused", "in_round", "scores", "muted", "sources",
                    "announce_min_confidence"}
 
 
@@ -40,8 +40,8 @@ class RefereeTable:
     """A refereed table without camera or microphone; `play()` is what the camera would see."""
 
     def __init__(self, players: int = 4, dealer: int = 0, profile: Path | None = None,
-                 with_camera: bool = True) -> None:
-        self.session = Session(Game(players, dealer))
+                 with_camera: bool = True, variant: type[Game] = Game) -> None:
+        self.session = Session(variant(players, dealer))
         self.players = players
         self.t = 0.0
         self.journal: list[dict[str, Any]] = []
@@ -71,6 +71,7 @@ class RefereeTable:
             scored = game.scoreboard.rounds_played > 0
             return {
                 "players": game.players, "dealer": game.dealer, "variant": game.name,
+                "game": game.words.game,
                 "clock": self.t, "turn": state.turn,
                 "color": state.active_color.value if state.active_color else None,
                 "top": state.top.token if state.top else None, "top_seat": state.top_seat,

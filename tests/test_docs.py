@@ -11,11 +11,11 @@ import re
 import shlex
 from pathlib import Path
 
-from bruno.review.rule_texts import RULE_TEXTS
 from referee.eventlog import parse_lines
 from referee.events import CALL_WORDS, EVENT_KINDS
 from referee.rules import RuleSet
 from referee.rulings import INFO_RULES, PENALTY_RULES
+from referee.variants import VARIANTS
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = (ROOT / "docs" / "RULES.md").read_text(encoding="utf-8")
@@ -59,7 +59,17 @@ def variant_rule_ids() -> list[str]:
 
 def test_the_report_quotes_a_text_for_every_rule_of_the_rules_pages():
     assert variant_rule_ids()  # the other games' pages are read at all
-    assert set(RULE_TEXTS) == set(rule_ids()) | set(variant_rule_ids())
+    texts = {ref for variant in VARIANTS for ref in variant.rule_texts}
+    assert texts == set(rule_ids()) | set(variant_rule_ids())
+
+
+def test_each_game_quotes_the_rules_of_its_own_page():
+    for variant in VARIANTS:
+        page = RULES if variant.name == "bruno" else \
+            (ROOT / "docs" / "rules" / f"{variant.name}.md").read_text(encoding="utf-8")
+        ids = re.findall(r"^- \*\*([A-Z]\d+)\*\*", page, re.M)
+        assert ids, variant.name
+        assert set(variant.rule_texts) == set(ids), variant.name
 
 
 def cited_refs() -> set[str]:

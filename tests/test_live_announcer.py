@@ -171,3 +171,28 @@ def test_espeak_ng_says_the_phrases_into_a_wav(lang, tmp_path):
     assert announcer.spoken and announcer.spoken[0].argv[:3] == ["espeak-ng", "-v", lang]
     samples, rate = soundfile.read(str(wav))
     assert len(samples) / rate > 1.0 and np.abs(samples).max() > 0.05
+
+
+def test_each_game_is_spoken_in_its_own_words():
+    from referee.variants import FlaskeUno, SnabbUno, StandardUno
+
+    jump_in = info("instick", card="r_7")
+    assert phrase(jump_in, "en", SnabbUno.words) == "Jump-in."
+    assert phrase(jump_in, "sv", SnabbUno.words) == "Inflikning."  # Snabb-UNO's "flika in"
+    slow = penalty("too_slow", seat=3, cards=2)
+    assert phrase(slow, "en", StandardUno.words) == "Too slow, seat 3, two cards."
+    assert phrase(slow, "sv", StandardUno.words) == "För långsam, plats 3, två kort."
+    # Flaske UNO's announcements are the game: said at an English table, as written.
+    bottle = {**info("flaske", seat=2, count=3), "message": "Red 3: three sips for seat 2."}
+    assert phrase(bottle, "en", FlaskeUno.words) == "Red 3: three sips for seat 2."
+    assert phrase(bottle, "en") is None  # (Bruno has no such line)
+
+
+def test_the_announcer_speaks_the_words_of_the_game_it_was_given():
+    from referee.variants import SnabbUno
+
+    said: list[list[str]] = []
+    announcer = Announcer("sv", SessionClock(), runner=said.append, game=SnabbUno.words)
+    announcer.announce(info("instick", card="r_7"))
+    announcer.close()
+    assert said == [["espeak-ng", "-v", "sv", "Inflikning."]]

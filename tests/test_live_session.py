@@ -45,6 +45,19 @@ def test_manual_events_are_ruled_journaled_and_shown(tmp_path):
     assert count == len(rulings) == 2
 
 
+def test_a_table_of_another_game_is_refereed_journaled_and_shown_as_that_game(tmp_path):
+    path = tmp_path / "game.jsonl"
+    with LiveSession(GameSetup(variant="snabb", players=4, dealer=0), journal=path) as session:
+        session.submit({"kind": "card", "card": "r_5", "seat": None})
+        session.submit({"kind": "card", "card": "r_7", "seat": 1})
+        said = session.submit({"kind": "card", "card": "r_7", "seat": 3})
+        assert (session.snapshot()["variant"], session.snapshot()["game"]) == ("snabb",
+                                                                              "Snabb-UNO")
+    assert [r["message"] for r in said if r["rule"] == "instick"] == [
+        "Jump-in by seat 3: the red 7."]
+    assert journal_lines(path)[0]["variant"] == "snabb"
+
+
 def test_a_missed_knock_is_ruled_when_its_window_closes_and_undo_withdraws_it(tmp_path):
     path = tmp_path / "game.jsonl"
     setup = GameSetup(players=3, dealer=0, settings={"knock_after_s": 0.3})

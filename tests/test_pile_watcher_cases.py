@@ -39,3 +39,34 @@ def test_a_card_taken_back_from_over_a_card_whose_hand_left_fast_is_no_new_play(
     removed = of_kind(found, "card_removed")
     assert [c["card"] for c in removed] == ["r_9"]
     assert abs(removed[0]["t"] - of_kind(truth, "card_removed")[0]["t"]) <= 0.3
+
+
+def multi_card_play(seed: int, first: str, second: str, after_s: float) -> dict:
+    """One seat lays two cards with one hand, `after_s` apart (DrukUNO's multi-card play, a
+    Snabb-UNO jump-in on oneself): the arm lifts off the first and comes in with the second."""
+    return {"players": 4, "seed": seed, "duration_s": 4.0, "plays": [
+        {"t": 1.0, "seat": seed % 4, "card": first, "linger_s": 0.2,
+         "more": [{"card": second, "after_s": after_s}]}]}
+
+
+@pytest.mark.parametrize(("seed", "first", "second", "after_s"), [
+    (3, "b_2", "r_2", 0.5), (4, "b_2", "r_2", 1.0), (5, "y_skip", "y_7", 0.75),
+    (7, "y_skip", "y_7", 0.5), (6, "g_4", "g_4", 1.0), (8, "g_4", "g_4", 0.75)])
+def test_two_cards_laid_by_one_hand_within_the_adjust_window_are_two_plays(seed, first, second,
+                                                                          after_s):
+    # The second card lands by the same seat well within ADJUST_WINDOW_S of the first, on or
+    # beside it: it used to be taken for the first card nudged (one play, read as the second).
+    found, truth = watch(multi_card_play(seed, first, second, after_s))
+    cards = of_kind(found, "card")
+    assert [(c["card"], c["seat"]) for c in cards] == [(first, seed % 4), (second, seed % 4)]
+    for seen, true in zip(cards, of_kind(truth, "card"), strict=True):
+        assert abs(seen["t"] - true["t"]) <= 0.1
+
+
+@pytest.mark.parametrize("seed", [3, 11, 12, 19])
+def test_a_card_nudged_straight_by_the_hand_that_laid_it_is_still_one_play(seed):
+    found, truth = watch({"players": 4, "seed": seed, "duration_s": 3.5, "plays": [
+        {"t": 1.0, "seat": seed % 4, "card": "r_8", "linger_s": 0.8, "adjust": True}]})
+    cards = of_kind(found, "card")
+    assert [(c["card"], c["seat"]) for c in cards] == [("r_8", seed % 4)]
+    assert abs(cards[0]["t"] - truth[0]["t"]) <= 0.2

@@ -117,12 +117,44 @@ def test_the_report_renders_in_a_real_headless_browser(tmp_path):
 
 
 def test_every_penalty_is_headed_in_words():
-    from bruno.review.report import PENALTY_TITLES
     from referee.rulings import PENALTY_RULES
+    from referee.words import PENALTY_TITLES
 
     assert set(PENALTY_TITLES) == set(PENALTY_RULES)
     page = render_report(example_report())
     assert "same number in two colours, seat" in page and "two colors" not in page
+
+
+def game_report(name: str, **overrides) -> ReportInput:
+    """The report of examples/NAME.jsonl, refereed as the game its game line names."""
+    log = read_event_log(ROOT / "examples" / f"{name}.jsonl")
+    rulings = [r.to_dict() for r in replay(log.setup.new_game(), log.events)]
+    return example_report(game=log.setup.to_dict(), events=log.events, rulings=rulings,
+                          **overrides)
+
+
+def test_the_report_names_the_game_and_quotes_the_rules_of_the_game_played():
+    page = render_report(game_report("snabb_every_rule"))
+    assert "<th>Game</th><td>Snabb-UNO</td>" in page
+    assert "— Snabb-UNO referee report</title>" in page
+    # Q4's own text (one penalty card, taken back) beside the card out of turn, not Bruno's.
+    assert "<b>Q4</b> One card per turn, in turn; a card out of turn costs one penalty" in page
+    assert "<b>P2</b>" not in page and "<b>B4</b>" not in page
+    assert "the highest total wins" in page and "the lowest total wins" not in page
+
+
+def test_a_game_without_knocks_shows_no_knocks_and_no_knock_warning_without_sound():
+    page = render_report(game_report("uno_every_rule", sound_checked=False, envelope=None))
+    assert "<th>Game</th><td>Standard UNO</td>" in page
+    assert "Knocks heard" not in page and "no sound track" not in page
+    assert 'aria-label="knock window"' not in page
+
+
+def test_the_knock_window_shown_is_the_tables_own():
+    report = example_report()
+    report.game = {**report.game, "knock_after_s": 2.5}
+    page = render_report(report)
+    assert "(0.3 s before to 2.5 s after the card)" in page
 
 
 def test_penalties_the_referee_was_unsure_of_are_listed_apart_to_check():

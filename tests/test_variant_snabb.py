@@ -143,3 +143,9 @@ def test_the_example_game_gives_the_rulings_its_rules_page_predicts():
         (3, "r_7"), (1, "r_draw_2")]
     assert [(r["seat"], r["count"]) for r in infos(rulings, "draw_due")] == [(1, 2), (2, 2)]
     assert turns(rulings)[-2:] == [1, 0]  # the two wilds turned the direction
+
+
+def test_a_jump_in_is_called_a_jump_in_not_brunos_instick():
+    rulings = snabb(card(1, "r_5", None), card(2, "r_7", 1), card(2.5, "r_7", 3))
+    (jump_in,) = infos(rulings, "instick")  # the rule's name is the log's contract
+    assert jump_in["message"] == "Jump-in by seat 3: the red 7."

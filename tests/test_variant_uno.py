@@ -97,6 +97,16 @@ def test_u6_an_error_costs_two_cards():
 def test_u6_seg_cites_the_uno_page_when_the_table_sets_it():
     rulings = uno(card(1, "r_5", None), card(2, "r_7", 1), call(12, "seg", 0), seg_after_s=8)
     assert penalties(rulings) == [("too_slow", 2)] and refs(rulings) == ["U6"]
+    # SEG is Bruno's word: here the message says what happened in plain words.
+    (ruling,) = [r for r in rulings if r["kind"] == "ruling"]
+    assert ruling["message"] == "Seat 2 was too slow; the turn passes on: two penalty cards."
+
+
+def test_a_too_slow_penalty_withdrawn_is_named_without_brunos_seg():
+    rulings = uno(card(1, "r_5", None), card(2, "r_7", 1), call(12, "seg", 0),
+                  {"t": 13.0, "kind": "undo"}, seg_after_s=8)
+    (withdrawn,) = infos(rulings, "withdrawn")
+    assert withdrawn["message"].startswith("Withdrawn: the penalty for being too slow;")
 
 
 # U7: the winner scores the other hands; everyone else 0.

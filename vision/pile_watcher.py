@@ -23,7 +23,9 @@ is often confirmed while the hand that laid it still covers a corner, so the rea
 the event is emitted then, still stamped with the moment the card came to rest. When no such
 frame comes in time (a hand lingers, the next card lands), the frames at confirmation are read.
 A card whose pixels show the card under it again is a take-back (`card_removed`); a small
-shift of the last card by the same hand soon after is an adjustment.
+shift of the last card by the same hand soon after is an adjustment. Another card from that
+hand soon after (a multi-card play: laid beside the last, fanned, or squarely on it) is a card
+of its own: the last card still shows where it lay beside it, or it is another colour.
 """
 
 from __future__ import annotations
@@ -140,6 +142,35 @@ ADJUST_WINDOW_S = 1.5
 """A reshaped patch over the last card within this many seconds, while the hand that placed
 it never left the pile and by that hand's seat, is the same card adjusted, not a new one."""
 
+NUDGE_REACH_CARDS = 0.12
+"""A card nudged or straightened moves its print at most this many card heights (a shift and a
+few degrees' turn) ..."""
+
+NUDGE_MATCH = 0.85
+"""... so at least this fraction of the pixels it changed show what the pile showed that close
+by: the last card, or what lay under it (a new card's print is not found so near)."""
+
+STILL_THERE_MIN_CARDS = 0.1
+"""A patch over the last card (the part of it a hand had covered lies beside it: together they
+are one card's place) is another card when at least this many card areas of the last card,
+beyond the patch and where it differed from what lay under it, still show it ..."""
+
+STILL_THERE_MATCH = 0.8
+"""... of those that show either it or what lay under it (a card moved shows that there again;
+a hand over them shows neither), this fraction."""
+
+SATURATED = 0.25
+"""A pixel whose channels spread this much ((max - min) / sum) shows a card's colour, not its
+white, its black or a grey table ..."""
+
+MIN_SATURATED = 0.2
+"""... and a patch with at least this fraction of such pixels has a colour of its own ..."""
+
+COLOUR_APART = 0.3
+"""... another card's when its median chromaticity is this far (L1) from the last card's: two
+of the four colours put their weight on other channels (far above this), while one card under
+a hand's shadow keeps its shares (brightness drops out of a chromaticity)."""
+
 SAME_REST_S = 0.07
 """A patch that came to rest within this of the last card (two frames at 30 fps) is more of
 that card, not another one."""
@@ -209,7 +240,8 @@ two such cards: 0.75 and 0.79). Below that the fit is a guess, and the patch is 
 is."""
 
 READ_SURE = RuleSet().min_card_confidence
-"""A reading this confident is sure: the referee's own bar."""
+"""A reading this confident is sure: the referee's own bar, by default (the table's own, from
+the rules of the game it plays, comes in as `PileWatcher.read_sure`)."""
 
 READ_PAD_CARDS = 0.15
 """The crop given to the reader is the card's patch turned square to the image, with this
@@ -263,6 +295,7 @@ class PileWatcher:
     read_card: CardReader
     full_scale: float = 4.0  # full-frame pixels per analysis pixel
     read_wait_s: float = READ_WAIT_S  # live play may not wait as long as a review can
+    read_sure: float = READ_SURE  # the game's `min_card_confidence`
     state: PileState = PileState.IDLE
     unread: list[float] = field(default_factory=list)
 
@@ -426,7 +459,7 @@ class PileWatcher:
         rest_t = self._rest_time(crop, hull, t)
         seat, seat_share = self._seat(hull, rest_t)
         last = self.played[-1] if self.played else None
-        if last is not None and self._adjusts(last, hull, seat, rest_t):
+        if last is not None and self._adjusts(last, hull, seat, rest_t, crop):
             self._adopt(crop, hull | last.hull)
             last.hull = hull
             self.came_to_rest = hull
@@ -466,7 +499,7 @@ class PileWatcher:
             return []
         waiting.last_read_t = frame.t_s
         readings = [r for r in (self._read(place, [frame]) for place in places) if r is not None]
-        sure = [r for r in readings if r.confidence >= READ_SURE]
+        sure = [r for r in readings if r.confidence >= self.read_sure]
         reading = sure[0] if sure else max(readings, key=lambda r: r.confidence, default=None)
         waiting.clean_frames += 1
         if reading is not None:
@@ -555,9 +588,10 @@ class PileWatcher:
                            confidence=round(reading.confidence, 3), alternatives=alternatives,
                            seat_confidence=seat_confidence)]
 
-    def _adjusts(self, last: _Played, hull: np.ndarray, seat: int | None, rest_t: float
-                 ) -> bool:
-        """Is this patch the last card moved by the hand that placed it (not a jump-in)?"""
+    def _adjusts(self, last: _Played, hull: np.ndarray, seat: int | None, rest_t: float,
+                 crop: np.ndarray) -> bool:
+        """Is this patch the last card moved by the hand that placed it (not a jump-in, nor
+        the next card of a multi-card play)?"""
         if rest_t - last.t_s >= ADJUST_WINDOW_S:
             return False
         if rest_t - last.t_s <= SAME_REST_S:
@@ -566,9 +600,9 @@ class PileWatcher:
         near_last = _grown(last.hull, 2)
         touches = bool((hull & near_last).any())
         if seat is not None and seat == last.seat:
-            # Nobody lays two cards on one spot that fast: a patch by the same seat on or right
-            # beside the last card is that card, moved or uncovered by the leaving hand.
-            return touches
+            # A patch by the same seat on or right beside the last card is that card, moved or
+            # uncovered by the leaving hand, unless it is the next card of a multi-card play.
+            return touches and not self._next_card_of_play(last, hull, crop)
         if seat is None and touches and (overlap < REMAINDER_MAX_IOU or not self.hand_left):
             # Beside the last card and hardly over it, or placed while the last card's hand
             # never left and no other hand was seen: the part of it a hand had covered.
@@ -578,6 +612,49 @@ class PileWatcher:
         # Another seat's hand (or one not seen) placed it: a jump-in unless it is nearly the
         # same patch as the last card.
         return seat is None and overlap >= ADJUST_UNSEEN_MIN_OVERLAP
+
+    def _next_card_of_play(self, last: _Played, hull: np.ndarray, crop: np.ndarray) -> bool:
+        """Is this patch another card laid by the hand that laid the last one (two to four
+        cards at once, one after another), not the last card moved? Yes when the last card
+        still lies where it was beside the patch (fanned), or when the patch is another
+        colour (laid squarely on it). Two cards of one colour laid squarely on each other
+        cannot be told from a nudge: that stays an adjustment."""
+        if self._shifted_pile(hull, crop):
+            return False
+        over_last = _iou(hull, last.hull) >= REMAINDER_MAX_IOU
+        if over_last or not self._card_sized_mask(hull | last.hull):
+            # Where the last card differed from what lay under it, beyond the patch: a card
+            # moved shows what lay under it there again, a card still lying there itself.
+            beyond = last.hull & ~_grown(hull, 1) & \
+                (l1_distance(self.reference, last.before) > CHANGE_L1)
+            still = int((beyond & (l1_distance(crop, self.reference) <= CHANGE_L1)).sum())
+            under = int((beyond & (l1_distance(crop, last.before) <= CHANGE_L1)).sum())
+            if still >= STILL_THERE_MIN_CARDS * self.card_area and \
+                    still >= STILL_THERE_MATCH * (still + under):
+                return True
+        now, before = _card_colour(crop[hull]), _card_colour(self.reference[last.hull])
+        return now is not None and before is not None and \
+            float(np.abs(now - before).sum()) >= COLOUR_APART
+
+    def _shifted_pile(self, hull: np.ndarray, crop: np.ndarray) -> bool:
+        """Does what changed in the patch show what the pile showed a nudge away (the last
+        card moved a little, what lay under it uncovered at its edge)? A nudged card's field
+        matches itself where it moved, so much of it may lie beyond the patch of what changed
+        and still show as it was, like a card that a new one was laid over (the demo's red 6
+        nudged on a green 6, 108.8 s): the print of what changed tells them apart."""
+        changed = hull & (l1_distance(crop, self.reference) > CHANGE_L1)
+        if not changed.any():
+            return True
+        reach = max(1, round(NUDGE_REACH_CARDS * self.card_height_px))
+        ys, xs = np.nonzero(changed)
+        now = crop[ys, xs]
+        padded = np.pad(self.reference, ((reach, reach), (reach, reach), (0, 0)), mode="edge")
+        found = np.zeros(len(ys), bool)
+        for dy in range(-reach, reach + 1):
+            for dx in range(-reach, reach + 1):
+                near = padded[ys + reach + dy, xs + reach + dx]
+                found |= np.abs(now - near).sum(axis=1) <= CHANGE_L1
+        return bool(found.mean() >= NUDGE_MATCH)
 
     def _adopt(self, crop: np.ndarray, mask: np.ndarray) -> None:
         self.reference = np.where(_grown(mask, 1)[..., None], crop, self.reference)
@@ -737,6 +814,16 @@ def _explained_by_light(now: np.ndarray, before: np.ndarray) -> bool:
     q1, q3 = np.percentile(ratio, [25, 75])
     return bool(np.median(chroma) < LIGHT_MAX_CHROMA
                 and (q3 - q1) < LIGHT_MAX_RATIO_SPREAD * np.median(ratio))
+
+
+def _card_colour(pixels: np.ndarray) -> np.ndarray | None:
+    """The median chromaticity (B, G, R shares) of the coloured ones of `pixels` (N x 3), or
+    None when too few are coloured to say."""
+    total = pixels.sum(axis=1) + 1.0
+    coloured = (pixels.max(axis=1) - pixels.min(axis=1)) / total >= SATURATED
+    if coloured.mean() < MIN_SATURATED:
+        return None
+    return np.median(pixels[coloured] / total[coloured, None], axis=0)
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:

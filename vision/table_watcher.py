@@ -23,7 +23,7 @@ from referee.events import Event
 from vision.arms import Arm, ArmTracker
 from vision.draw_watcher import DrawWatcher
 from vision.frames import Frame
-from vision.pile_watcher import READ_WAIT_S, CardReader, PileState, PileWatcher
+from vision.pile_watcher import READ_SURE, READ_WAIT_S, CardReader, PileState, PileWatcher
 from vision.table_plane import PlaneRectifier
 
 QUIET_STRIDE = 5
@@ -47,7 +47,9 @@ class TableWatcher:
     """Frames in, `card` / `card_removed` / `draw` event dicts (docs/DESIGN.md) out."""
 
     def __init__(self, camera: CameraProfile, read_card: CardReader,
-                 read_wait_s: float = READ_WAIT_S) -> None:
+                 read_wait_s: float = READ_WAIT_S, read_sure: float = READ_SURE) -> None:
+        """`read_sure`: how sure a card's reading must be to be sure, the game's
+        `min_card_confidence` (`referee.rules.RuleSet`)."""
         # OpenCV's own threads on images this small cost more than they gain: they spin
         # while waiting and take the core the video decoder (or the live camera and the
         # microphone) needs. Demo review, vision only: 23.1 -> 18.2 CPU-s, 13.5 -> 12.4 s.
@@ -55,6 +57,7 @@ class TableWatcher:
         self.camera = camera
         self.read_card = read_card
         self.read_wait_s = read_wait_s
+        self.read_sure = read_sure
         self._watchers: _Watchers | None = None
         self.last_arms: list[Arm] = []
         self.passed_over = 0  # frames passed over since the last one watched
@@ -69,7 +72,8 @@ class TableWatcher:
         view = self._to_plane.view_mask() if self._to_plane is not None else None
         arms = ArmTracker((cx * w, cy * h), cam.seat_angles_deg, card_h, view)
         pile = PileWatcher(cam.pile.pixels(h, w), card_h, self.read_card,
-                           full_scale=frame.full_size[1] / w, read_wait_s=self.read_wait_s)
+                           full_scale=frame.full_size[1] / w, read_wait_s=self.read_wait_s,
+                           read_sure=self.read_sure)
         draws = DrawWatcher([r.pixels(h, w) for r in cam.draw_piles], card_h,
                             pile_px=cam.pile.pixels(h, w))
         return _Watchers(arms, pile, draws)

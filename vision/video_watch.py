@@ -15,7 +15,7 @@ from typing import Protocol
 from calibration.camera import CameraProfile
 from referee.events import Event
 from vision.frames import Frame, FrameSourceError, decoded_ahead, read_video
-from vision.pile_watcher import CardReader
+from vision.pile_watcher import READ_SURE, CardReader
 from vision.table_watcher import TableWatcher
 
 
@@ -40,15 +40,17 @@ class FrameWatcher(Protocol):
 
 def watch_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
                 progress: Callable[[float], None] | None = None,
-                follower: FrameWatcher | None = None) -> VideoWatch:
+                follower: FrameWatcher | None = None,
+                read_sure: float = READ_SURE) -> VideoWatch:
     """The events in the frames of `path`. Raises FrameSourceError when not one frame can be
     read.
 
     `progress`, when given, is called after every frame with the seconds of footage watched so
     far (the end of that frame: never decreasing, the video's duration after its last frame);
     it runs in the frame loop, so it should be cheap (`bruno.review.pipeline` throttles it).
-    `follower`, when given, is shown every frame and what it gave."""
-    watcher = TableWatcher(camera, read_card)
+    `follower`, when given, is shown every frame and what it gave. `read_sure`: the game's
+    `min_card_confidence` (see `TableWatcher`)."""
+    watcher = TableWatcher(camera, read_card, read_sure=read_sure)
     seen: list[Event] = []
     frames = 0
     last_t = 0.0

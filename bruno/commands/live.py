@@ -25,8 +25,6 @@ if TYPE_CHECKING:  # the camera, sound and model stacks load only when a table i
 
 DEFAULT_PROFILE = Path("room_profile.toml")
 DEFAULT_PORT = 8765
-KNOCK_RULES_OFF = ("the knock for an instick (B7), for every zero (B8) and for going out on one "
-                   "(B10)")
 
 
 def live(
@@ -281,11 +279,12 @@ def _run(table: _Table, lang: str, mute: bool) -> None:
     session = table.session
     for line in table.notes:
         note(line)
-    if table.no_mic:
+    game = session.setup.words
+    if table.no_mic and game.has_knocks:  # (a game without knocks needs no microphone)
         note(f"No microphone (--no-mic): knocks are not heard, so these rules are off: "
-             f"{KNOCK_RULES_OFF}. Everything else is refereed.")
+             f"{game.knock_rules}. Everything else is refereed.")
     announcer = Announcer(lang, session.clock, speak=not mute, note=note,
-                          min_confidence=session.rules.announce_min_confidence)
+                          min_confidence=session.rules.announce_min_confidence, game=game)
     runtime = LiveRuntime(session, announcer, frames=table.frames, blocks=table.blocks,
                           read_card=table.read_card, knock_model=table.knock_model,
                           knock_room=table.knock_room,
@@ -297,7 +296,7 @@ def _run(table: _Table, lang: str, mute: bool) -> None:
         for ruling in table.report.cut_off:  # never said: the crash came first
             announcer.announce(ruling)
     dashboard = table.dashboard.serve(session) if table.dashboard is not None else None
-    console.print(f"[bold]Refereeing[/]: {session.setup.variant}, {session.setup.players} "
+    console.print(f"[bold]Refereeing[/]: {session.setup.words.game}, {session.setup.players} "
                   f"players; journal {session.journal_path}"
                   + ("" if dashboard is None else f"; dashboard {dashboard.url}"))
     _print_state(console, session)

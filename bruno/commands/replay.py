@@ -16,6 +16,7 @@ from referee.eventlog import EventLogError, GameSetup, dumps, read_event_log
 from referee.events import EventError
 from referee.rulings import Ruling
 from referee.session import replay as replay_events
+from referee.variants import find_variant
 
 
 def replay(
@@ -30,7 +31,9 @@ def replay(
                      help="Override a rule setting, e.g. --set seg_after_s=8 (JSON value)."),
     ] = None,
 ) -> None:
-    """Print the rulings an event log gives: penalties, insticks, turns, scores."""
+    """Print the rulings an event log gives: penalties, insticks (jump-ins), turns, scores.
+    The game is the log's game line's unless --variant names another: the options win over
+    the log, as for every other value on the game line."""
     try:
         log = read_event_log(events)
         setup = log.setup.with_overrides(variant=variant, players=players, dealer=dealer,
@@ -38,6 +41,10 @@ def replay(
         rulings = replay_events(setup.new_game(), log.events)
     except (EventLogError, EventError) as error:
         raise UserError(str(error)) from None
+    if find_variant(setup.variant) is not find_variant(log.setup.variant):
+        # Said on stderr: stdout is the rulings' (with --json, the contract's).
+        typer.echo(f"bruno: note: {events} is a game of {log.setup.words.game}; refereed as "
+                   f"{setup.words.game}, as --variant says", err=True)
     if as_json:
         for ruling in rulings:
             typer.echo(dumps(ruling.to_dict()))
@@ -61,7 +68,7 @@ def parse_settings(items: list[str]) -> dict[str, object]:
 
 def print_rulings(setup: GameSetup, rulings: list[Ruling], source: str) -> None:
     console = Console(highlight=False)
-    console.print(f"[bold]{escape(source)}[/]: {setup.variant}, {setup.players} players, "
+    console.print(f"[bold]{escape(source)}[/]: {setup.words.game}, {setup.players} players, "
                   f"dealer seat {setup.dealer}")
     table = rulings_table()
     for ruling in rulings:

@@ -91,7 +91,8 @@ def review(
                                   variant=variant, notes=notes, event_log_only=True,
                                   settings=settings)
         read = card_reader(cards_from)
-        result = review_video(footage, prepared.setup.camera, read, listen=prepared.sound)
+        result = review_video(footage, prepared.setup.camera, read, listen=prepared.sound,
+                              read_sure=prepared.game.rules().min_card_confidence)
     except (ReviewError, ProfileError, FrameSourceError) as error:
         raise UserError(str(error)) from None
     events = in_time_order(result.events, prepared.added)
@@ -100,13 +101,15 @@ def review(
         for event in log:
             typer.echo(dumps(event))
     else:
-        _print_table(footage, log)
+        _print_table(footage, prepared.game, log)
     from bruno.review.run import INCOMPLETE_EXIT_CODE, incomplete_line, no_sound_line
 
     for note in [*prepared.setup.notes, *result.notes]:
         print(f"bruno: warning: {note}", file=sys.stderr)
-    if not prepared.sound:
-        print(no_sound_line(footage, events_only=True), file=sys.stderr)
+    warning = None if prepared.sound else \
+        no_sound_line(footage, prepared.game.words, events_only=True)
+    if warning is not None:
+        print(warning, file=sys.stderr)
     if result.error:
         print(incomplete_line(footage, result.error), file=sys.stderr)
         raise SystemExit(INCOMPLETE_EXIT_CODE)
@@ -130,11 +133,10 @@ def _check_footage(footage: list[Path]) -> None:
                             f"bruno review {path}/*.mp4")
 
 
-def _print_table(footage: Path, log: list[dict]) -> None:
+def _print_table(footage: Path, game: GameSetup, log: list[dict]) -> None:
     console = Console(highlight=False)
-    game = log[0]
-    console.print(f"[bold]{escape(str(footage))}[/]: {game['players']} players, "
-                  f"dealer seat {game['dealer']}")
+    console.print(f"[bold]{escape(str(footage))}[/]: {game.words.game}, {game.players} players, "
+                  f"dealer seat {game.dealer}")
     table = Table(show_edge=False, pad_edge=False)
     for column in ("t (s)", "kind", "seat", "card", "confidence", "from"):
         table.add_column(column)

@@ -28,6 +28,7 @@ from audio.mute import MuteWindows
 from bruno.live.clock import SessionClock
 from bruno.live.phrases import LANGUAGES, phrase
 from referee.rulings import is_sure
+from referee.words import BRUNO_WORDS, Words
 
 SPEECH_TAIL_S = 0.3
 """Knocks are still ignored this long after speech ends: the room's echo, the speaker's ring."""
@@ -87,15 +88,17 @@ def _to_stderr(line: str) -> None:
 
 
 class Announcer:
-    """Says rulings in `lang` ("en" or "sv"), one at a time, in the order they came."""
+    """Says rulings in `lang` ("en" or "sv"), one at a time, in the order they came, in the
+    words of the game played (`game`)."""
 
     def __init__(self, lang: str = "en", clock: SessionClock | None = None, *,
                  speak: bool = True, runner: Runner | None = None,
                  note: Callable[[str], None] = _to_stderr,
-                 min_confidence: float = 0.0) -> None:
+                 min_confidence: float = 0.0, game: Words = BRUNO_WORDS) -> None:
         if lang not in LANGUAGES:
             raise ValueError(f"language {lang!r} is not one of {', '.join(LANGUAGES)}")
         self.lang = lang
+        self.game = game
         self.min_confidence = min_confidence
         """A penalty less sure than this is not said: the dashboard shows it as "check"."""
         self.clock = clock or SessionClock()
@@ -121,7 +124,7 @@ class Announcer:
         """Queue a ruling to be said (when it is said at all); returns at once."""
         if not self.speaking or not is_sure(ruling, self.min_confidence):
             return
-        text = phrase(ruling, self.lang)
+        text = phrase(ruling, self.lang, self.game)
         if text is not None:
             self._queue.put((ruling, text))
 

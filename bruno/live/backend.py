@@ -10,7 +10,8 @@ from typing import Any, Protocol
 class DashboardBackend(Protocol):
     def snapshot(self) -> dict[str, Any]:
         """The table now, JSON-ready:
-        {"players": 4, "dealer": 0, "variant": "bruno", "clock": 12.3 (session seconds),
+        {"players": 4, "dealer": 0, "variant": "bruno", "game": "Bruno" (its name, shown),
+         "clock": 12.3 (session seconds),
          "turn": 2 | None, "color": "r"|"y"|"g"|"b"|None, "top": "y_1" | None,
          "top_seat": 1 | None, "paused": False (between STOP and GO), "in_round": True,
          "scores": {"0": 110, ...} (match totals, empty before the first round ends),

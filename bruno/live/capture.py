@@ -88,7 +88,8 @@ class CameraCapture(_Capture):
                     for event in watcher.finish():
                         self._feed(event)
                 layout = self.session.layout_version
-                watcher = TableWatcher(self.session.camera, self.read_card)
+                watcher = TableWatcher(self.session.camera, self.read_card,
+                                       read_sure=self.session.rules.min_card_confidence)
             for event in watcher.update(frame):
                 self._feed(event)
             self.frame_count += 1

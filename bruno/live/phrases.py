@@ -3,21 +3,24 @@ then who, then what it costs ("Missed knock, seat 2, two cards."). Penalties are
 of the information lines only those a table acts on (an instick, the colour after a wild, who
 takes cards, the end of a round or match, a withdrawn penalty), and briefly. Whose turn it is
 is not said: the table sees it, and saying it after every card would drown everything else.
+The game's own words (its jump-in, its too-slow call) are the game's (`referee.words`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from referee.words import BRUNO_WORDS, Words
+
 LANGUAGES = ("en", "sv")
 
 _PENALTY_WORDS = {
     "en": {"missed_knock": "Missed knock", "illegal_card": "Wrong card",
            "out_of_turn": "Out of turn", "same_number_two_colors": "Same number, two colours",
-           "too_slow": "Seg", "wrong_call": "Wrong call", None: "Penalty"},
+           "wrong_call": "Wrong call", None: "Penalty"},
     "sv": {"missed_knock": "Glömd knackning", "illegal_card": "Fel kort",
            "out_of_turn": "Inte din tur", "same_number_two_colors": "Samma siffra, två färger",
-           "too_slow": "Seg", "wrong_call": "Fel utrop", None: "Straff"},
+           "wrong_call": "Fel utrop", None: "Straff"},
 }
 
 _NUMBERS = {
@@ -32,12 +35,12 @@ _COLOURS = {
 
 _WORDS = {
     "en": {"seat": "seat {}", "unseen": "whoever played", "cards": "{} cards", "card": "one card",
-           "instick": "Instick.", "takes": "Seat {} takes {}.", "round_over": "Round over.",
+           "takes": "Seat {} takes {}.", "round_over": "Round over.",
            "went_out": "Round over, seat {} went out.", "match_won": "Match over, seat {} wins.",
            "match_shared": "Match over, shared win.", "withdrawn": "Penalty withdrawn, {}.",
            "corrected": "Corrected."},
     "sv": {"seat": "plats {}", "unseen": "den som spelade", "cards": "{} kort", "card": "ett kort",
-           "instick": "Instick.", "takes": "Plats {} tar {}.", "round_over": "Rundan är slut.",
+           "takes": "Plats {} tar {}.", "round_over": "Rundan är slut.",
            "went_out": "Rundan är slut, plats {} gick ut.",
            "match_won": "Matchen är slut, plats {} vinner.",
            "match_shared": "Matchen är slut, delad seger.",
@@ -50,22 +53,24 @@ def number(n: int, lang: str) -> str:
     return words[n] if 0 <= n < len(words) else str(n)
 
 
-def phrase(ruling: dict[str, Any], lang: str = "en") -> str | None:
-    """What to say for a ruling (a docs/DESIGN.md dict), or None when it is not said aloud."""
+def phrase(ruling: dict[str, Any], lang: str = "en", game: Words = BRUNO_WORDS) -> str | None:
+    """What to say for a ruling (a docs/DESIGN.md dict) in the game whose words are `game`, or
+    None when it is not said aloud."""
     if lang not in LANGUAGES:
         raise ValueError(f"language {lang!r} is not one of {', '.join(LANGUAGES)}")
     words = _WORDS[lang]
+    own = game.spoken[lang]
     seat = ruling.get("seat")
     who = words["unseen"] if seat is None else words["seat"].format(seat)
     if ruling.get("kind") == "ruling":
-        table = _PENALTY_WORDS[lang]
+        table = {**_PENALTY_WORDS[lang], "too_slow": own.too_slow}
         name = table.get(ruling.get("rule"), table[None])
         cards = int(ruling.get("penalty") or 0)
         cost = words["card"] if cards == 1 else words["cards"].format(number(cards, lang))
         return f"{name}, {who}, {cost}."
     rule = ruling.get("rule")
     if rule == "instick":
-        return words["instick"]
+        return own.jump_in
     if rule == "color" and ruling.get("color") in _COLOURS[lang]:
         return _COLOURS[lang][ruling["color"]] + "."
     if rule == "draw_due" and seat is not None:
@@ -78,4 +83,6 @@ def phrase(ruling: dict[str, Any], lang: str = "en") -> str | None:
         return words["withdrawn"].format(who)
     if rule == "corrected" and ruling.get("card"):
         return words["corrected"]
+    if rule in own.says_message and ruling.get("message"):
+        return ruling["message"]
     return None  # turn, score, and anything new: shown, not said

@@ -252,6 +252,7 @@ class LiveSession:
             board = game.scoreboard
             return {
                 "players": game.players, "dealer": game.dealer, "variant": self.setup.variant,
+                "game": game.words.game,
                 "clock": round(self.clock.now(), 2), "turn": state.turn,
                 "color": state.active_color.value if state.active_color else None,
                 "top": state.top.token if state.top else None, "top_seat": state.top_seat,

@@ -23,7 +23,7 @@ from audio.recording import HeardRecording, knocks_in_recording
 from calibration.camera import CameraProfile
 from referee.events import Event, Knock, in_time_order
 from vision.frames import Frame
-from vision.pile_watcher import CardReader
+from vision.pile_watcher import READ_SURE, CardReader
 from vision.video_watch import watch_video
 
 
@@ -57,9 +57,11 @@ class FrameFollower(Protocol):
 def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
                  listen: bool = True, progress: Callable[[float], None] | None = None,
                  keep_sound: bool = False,
-                 follower: FrameFollower | None = None) -> ReviewResult:
+                 follower: FrameFollower | None = None,
+                 read_sure: float = READ_SURE) -> ReviewResult:
     """Events from the video's frames and (with `listen`) its sound. Raises FrameSourceError
-    when not one frame can be read. `progress` and `follower`: see `vision.video_watch`."""
+    when not one frame can be read. `progress`, `follower` and `read_sure` (the game's
+    `min_card_confidence`): see `vision.video_watch`."""
     # The sound track is listened to in another process while this one watches the frames:
     # the two halves share nothing until the merge, and a review has two cores to use.
     pool = forked_pool(1) if listen else None
@@ -68,7 +70,7 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
         # Started after the fork above: a forked process gets no copy of its thread.
         follower.start(lambda wait: _knocks_heard(heard, wait))
     try:
-        watch = watch_video(path, camera, read_card, progress, follower)
+        watch = watch_video(path, camera, read_card, progress, follower, read_sure)
     except BaseException:
         if pool:
             pool.shutdown(cancel_futures=True)

@@ -23,6 +23,8 @@ from calibration.layout import default_camera_profile
 from referee.eventlog import GameSetup
 from referee.events import Event, in_time_order
 from referee.session import Session, replay
+from referee.variants import find_variant
+from referee.words import Words
 from vision.frames import FrameSourceError, video_duration_s
 from vision.pile_watcher import CardReader
 
@@ -94,6 +96,11 @@ class ReviewOutcome:
     notes: list[str] = field(default_factory=list)
     game: dict = field(default_factory=dict)
     """The game line reviewed (players, dealer, variant, settings)."""
+
+    @property
+    def words(self) -> Words:
+        """What the game reviewed calls things (its name, its knock rules)."""
+        return find_variant(self.game.get("variant", "bruno")).words
 
 
 def has_sound_track(path: str | Path) -> bool:
@@ -219,7 +226,8 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
     try:
         result = review_video(footage, setup.camera, read_card, listen=sound,
                               progress=throttle and throttle.stage("watch"),
-                              keep_sound=sound, follower=along)
+                              keep_sound=sound, follower=along,
+                              read_sure=game.rules().min_card_confidence)
     except BaseException as error:
         if along is not None:
             along.abandon()

@@ -16,11 +16,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from bruno.review.rule_texts import RULE_TEXTS
 from referee.cards import token_words
 from referee.events import CardPlayed, CardRemoved, Event, Knock
-from referee.rules import RuleSet
+from referee.game import Game
+from referee.rules import RuleSet, RuleSetError
 from referee.rulings import is_sure
+from referee.variants import UnknownVariantError, find_variant
 
 FRAME_WIDTH_PX = 560
 """Width of the frames shown per ruling: big enough to read a card, small enough to keep the
@@ -105,7 +106,8 @@ def render_report(report: ReportInput) -> str:
         _scores(report),
         _calibration(report),
     ]
-    return _PAGE.format(title=html.escape(report.title), style=_STYLE, body="\n".join(body))
+    return _PAGE.format(title=html.escape(report.title), style=_STYLE, body="\n".join(body),
+                        game=html.escape(_variant(report.game).words.game))
 
 
 # --- sections ------------------------------------------------------------------------------
@@ -116,23 +118,25 @@ def _header(report: ReportInput, penalties: list[dict]) -> str:
     if duration is None:
         duration = max((e.t for e in report.events), default=0.0)
     totals = _final_totals(report.rulings)
+    words = _variant(game).words
     facts = [
-        ("Game", html.escape(str(game.get("variant", "bruno")).capitalize())),
+        ("Game", html.escape(words.game)),
         ("Players", str(game.get("players"))),
         ("Dealer", f"seat {game.get('dealer', 0)}"),
         ("Duration", _clock(duration)),
         ("Plays seen", str(sum(isinstance(e, CardPlayed) for e in report.events))),
-        ("Knocks heard", str(sum(isinstance(e, Knock) for e in report.events))
-         if report.sound_checked else "not checked"),
-        ("Penalties", str(len(penalties))),
     ]
+    if words.has_knocks:  # a game without knocks has nothing to hear
+        facts.append(("Knocks heard", str(sum(isinstance(e, Knock) for e in report.events))
+                      if report.sound_checked else "not checked"))
+    facts.append(("Penalties", str(len(penalties))))
     if totals:
         facts.append(("Final scores", ", ".join(f"seat {s}: {p}" for s, p in totals.items())))
     rows = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in facts)
     notes = list(report.notes)
-    if not report.sound_checked:
-        notes.insert(0, "This footage has no sound track: the knock rules (instick, zeros) "
-                        "were not checked, and no missed knock is reported.")
+    if not report.sound_checked and words.has_knocks:
+        notes.insert(0, f"This footage has no sound track: {words.knock_rules} were not "
+                        "checked, and no missed knock is reported.")
     note_html = "".join(f"<p class=note>{html.escape(n)}</p>" for n in notes)
     return (f"<h1>{html.escape(report.title)}</h1>"
             f"<table class=facts>{rows}</table>{note_html}")
@@ -176,26 +180,21 @@ def _timeline(report: ReportInput) -> str:
             f'role="img" aria-label="timeline">{"".join(marks)}</svg>{legend}')
 
 
-PENALTY_TITLES = {
-    "illegal_card": "illegal card", "out_of_turn": "out of turn", "missed_knock": "missed knock",
-    "same_number_two_colors": "same number in two colours", "too_slow": "too slow (SEG)",
-    "wrong_call": "wrong call",
-}
-"""How each penalty is headed in the report (a rule the table does not know: its id)."""
-
-
 def _ruling_card(report: ReportInput, index: int, ruling: dict) -> str:
-    rule_text = RULE_TEXTS.get(ruling.get("ref") or "", "")
+    variant = _variant(report.game)
+    rule_text = variant.rule_text(ruling.get("ref") or "")
     frame_html = _frame_html(report, ruling)
-    strip = _knock_strip(report, ruling) if ruling["rule"] == "missed_knock" else ""
+    strip = _knock_strip(report, ruling) \
+        if ruling["rule"] == "missed_knock" and variant.words.has_knocks else ""
     seat = "unseen seat" if ruling["seat"] is None else f"seat {ruling['seat']}"
+    title = variant.words.penalty_title(ruling["rule"])
     badge = " <span class=badge>from notes</span>" if _rests_on_notes(report, ruling) else ""
     confidence = ruling.get("confidence")
     if isinstance(confidence, int | float) and confidence < 1:
         badge += f" <span class=badge>{confidence:.0%} sure</span>"
     return (
         f'<section class=ruling id="ruling-{index}">'
-        f'<h3>{_clock(ruling["t"])} — {html.escape(_title(ruling["rule"]))}, '
+        f'<h3>{_clock(ruling["t"])} — {html.escape(title)}, '
         f'{seat}, {ruling.get("penalty", 0)} penalty cards{badge}</h3>'
         f'<p class=message>{html.escape(ruling["message"])}</p>'
         f'<div class=evidence>{frame_html}{strip}</div>'
@@ -206,9 +205,26 @@ def _ruling_card(report: ReportInput, index: int, ruling: dict) -> str:
 
 def _check_bar(game: dict) -> float:
     """The table's `announce_min_confidence`: penalties less sure are listed to check."""
-    bar = game.get("announce_min_confidence")
-    return float(bar) if isinstance(bar, int | float) and not isinstance(bar, bool) \
-        else RuleSet().announce_min_confidence
+    return _rules(game).announce_min_confidence
+
+
+def _variant(game: dict) -> type[Game]:
+    """The game the game line names (Bruno when it names none the referee knows: the line was
+    checked when it was read, and a report is still worth showing)."""
+    try:
+        return find_variant(str(game.get("variant", "bruno")))
+    except UnknownVariantError:
+        return Game
+
+
+def _rules(game: dict) -> RuleSet:
+    """The game's rules with the game line's settings over them."""
+    rules = _variant(game).default_rules
+    settings = {k: v for k, v in game.items() if k in RuleSet.setting_names()}
+    try:
+        return rules.with_overrides(settings)
+    except RuleSetError:
+        return rules
 
 
 def _to_check(report: ReportInput, unsure: list[tuple[int, dict]], bar: float) -> str:
@@ -219,10 +235,6 @@ def _to_check(report: ReportInput, unsure: list[tuple[int, dict]], bar: float) -
             "these (it rests on something it may have missed, or on an unsure reading): a "
             "live table is shown them to confirm or dismiss, not told.</p>"
             + "".join(_ruling_card(report, i, r) for i, r in unsure))
-
-
-def _title(rule: str) -> str:
-    return PENALTY_TITLES.get(rule, rule.replace("_", " "))
 
 
 def _frame_html(report: ReportInput, ruling: dict) -> str:
@@ -249,7 +261,8 @@ def _knock_strip(report: ReportInput, ruling: dict) -> str:
     card_t = _card_time(report, ruling)
     if card_t is None or report.envelope is None:
         return ""
-    before, after = _knock_window(report.game)
+    rules = _rules(report.game)
+    before, after = rules.knock_before_s, rules.knock_after_s
     start, end = card_t - STRIP_BEFORE_S, card_t + STRIP_AFTER_S
     times, db = report.envelope.window(max(0.0, start), end)
     width, height = 420, 90
@@ -317,7 +330,8 @@ def _scores(report: ReportInput) -> str:
         rows.append(f"<tr><th>round {number}</th>{cells}</tr>")
     return (f"<h2>Scores</h2><table class=scores><tr><th></th>{head}</tr>{''.join(rows)}</table>"
             "<p class=quiet>Points this round, with the match total in brackets; "
-            "the lowest total wins.</p>")
+            f"the {'highest' if _variant(report.game).highest_total_wins else 'lowest'} "
+            "total wins.</p>")
 
 
 def _calibration(report: ReportInput) -> str:
@@ -364,10 +378,6 @@ def _note_words(event: Event) -> str:
     if kind == "draw":
         return f"{who} took {line.get('count', 1)} card(s)"
     return kind.replace("_", " ")
-
-
-def _knock_window(game: dict) -> tuple[float, float]:
-    return float(game.get("knock_before_s", 0.3)), float(game.get("knock_after_s", 1.5))
 
 
 def _card_time(report: ReportInput, ruling: dict) -> float | None:
@@ -459,7 +469,7 @@ table.scores th,table.scores td{border:1px solid #e2ddd3;padding:4px 10px;text-a
 _PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} — Bruno referee report</title><style>{style}</style></head>
+<title>{title} — {game} referee report</title><style>{style}</style></head>
 <body>
 {body}
 <p class=quiet>Made by bruno-referee. Times are minutes:seconds into the footage.</p>

@@ -36,6 +36,7 @@ from bruno.review.pipeline import ReviewError, ReviewOutcome, ReviewProgress, re
 from bruno.rulings_table import counted
 from calibration.profile import ProfileError
 from referee.eventlog import dumps
+from referee.words import Words
 from vision.frames import FrameSourceError, video_duration_s
 from vision.pile_watcher import CardReader
 
@@ -50,17 +51,17 @@ INCOMPLETE_EXIT_CODE = 3
 a damaged video, reviewed up to the break (2 stays for a file that could not be reviewed)."""
 
 
-KNOCK_RULES = "the knock rules (B7 instick, B8 zeros, B10 going out)"
-
-
-def no_sound_line(footage: Path, events_only: bool = False) -> str:
-    """The one stderr line that says the knock rules were not checked: no sound track."""
+def no_sound_line(footage: Path, game: Words, events_only: bool = False) -> str | None:
+    """The one stderr line that says the game's knock rules were not checked: no sound
+    track. None for a game without knocks: it needs nothing heard."""
+    if not game.has_knocks:
+        return None
     if events_only:
         return (f"bruno: warning: {footage} has no sound track: the event log has no knocks, "
-                f"so {KNOCK_RULES} cannot be checked from it; replay it with "
+                f"so {game.knock_rules} cannot be checked from it; replay it with "
                 "--set check_knocks=false")
     return (f"bruno: warning: {footage} has no sound track: knocks cannot be heard, so "
-            f"{KNOCK_RULES} were not checked and no missed knock is reported")
+            f"{game.knock_rules} were not checked and no missed knock is reported")
 
 
 def incomplete_line(footage: Path, error: str) -> str:
@@ -235,8 +236,10 @@ def review_files(footage: list[Path], out: Path, read_card: CardReader, *,
         else:
             _summary(screen, outcome)
     for outcome in results:
-        if not outcome.sound_checked:
-            print(no_sound_line(outcome.footage), file=sys.stderr)
+        warning = None if outcome.sound_checked else \
+            no_sound_line(outcome.footage, outcome.words)
+        if warning is not None:
+            print(warning, file=sys.stderr)
     report_failures(failures, results)
 
 
@@ -337,8 +340,8 @@ def _collect(result: ReviewOutcome | str, results: list, failures: list) -> bool
 def _summary(console: Console, outcome: ReviewOutcome) -> None:
     penalties = [r for r in outcome.rulings if r["kind"] == "ruling"]
     plays = sum(e.kind == "card" for e in outcome.events)
-    console.print(f"[bold]{outcome.footage}[/]: {counted(plays, 'play')}, "
-                  f"{counted(len(penalties), 'penalty', 'penalties')}")
+    console.print(f"[bold]{outcome.footage}[/]: {outcome.words.game}, "
+                  f"{counted(plays, 'play')}, {counted(len(penalties), 'penalty', 'penalties')}")
     for ruling in penalties:
         console.print(f"  {ruling['t']:7.2f} s  {ruling['message']}")
     for note in outcome.notes:

@@ -1,7 +1,9 @@
-"""The rules as the report quotes them, by the ids rulings cite (`ref`). Our own summary of the
-referee's specification (docs/RULES.md), kept beside the code that shows it to people."""
+"""The rules as the report quotes them, by the ids rulings cite (`ref`): our own summary of
+each game's page (docs/RULES.md, docs/rules/), one table per game. A game names its table on its
+class (`Game.rule_texts`); the ids it shares with the game it is built on are looked up there.
+"""
 
-RULE_TEXTS: dict[str, str] = {
+BRUNO_RULE_TEXTS: dict[str, str] = {
     "B1": "The dealer's turned card acts as if an invisible player in the dealer's seat played "
           "it; the player left of the dealer plays first.",
     "B2": "A card may be played on the top card if it has the same colour, the same value, or "
@@ -30,7 +32,10 @@ RULE_TEXTS: dict[str, str] = {
     "S1": "Cards left in a hand score face value; coloured specials 20, black specials 50.",
     "S2": "A hand's total is rounded up to the next ten.",
     "S3": "The lowest total over the match wins.",
-    # Standard UNO (docs/rules/uno.md).
+}
+"""Bruno (docs/RULES.md): rule id -> one or two sentences, as shown next to each ruling."""
+
+UNO_RULE_TEXTS: dict[str, str] = {
     "U1": "The dealer's turned card acts as if played from the dealer's seat.",
     "U2": "A card may be played on the top card if it has the same colour, the same number or "
           "symbol, or it is a wild. After a wild the named colour counts.",
@@ -44,7 +49,10 @@ RULE_TEXTS: dict[str, str] = {
     "U7": "The round's winner scores the cards left in the other hands: numbers face value, "
           "action cards 20, wilds 50.",
     "U8": "The match goes to 500 points; the highest total wins.",
-    # Snabb-UNO (docs/rules/snabb.md).
+}
+"""Standard UNO (docs/rules/uno.md)."""
+
+SNABB_RULE_TEXTS: dict[str, str] = {
     "Q1": "Two cards each to start; the dealer's turned card acts as the dealer's play.",
     "Q2": "A card may be played on the top card if it has the same colour, the same number or "
           "symbol, or it is black.",
@@ -57,14 +65,20 @@ RULE_TEXTS: dict[str, str] = {
     "Q7": "Nobody may go out on a black card: who does takes two cards.",
     "Q8": "A round won adds a card to the next start; going out in a round started with 7 "
           "cards wins the match.",
-    # Flaske UNO (docs/rules/flaske.md).
+}
+"""Snabb-UNO (docs/rules/snabb.md)."""
+
+FLASKE_RULE_TEXTS: dict[str, str] = {
     "F1": "Standard UNO's turns; nothing is ever ruled an error.",
     "F2": "A 1 to 5: the player drinks that many sips.",
     "F3": "0 category, 6 waterfall, 7 pee card, 8 make a rule, 9 finger on the bottle.",
     "F4": "Draw two: two sips for the right-hand neighbour (red, blue) or the left-hand one "
           "(green, yellow); wild draw four: four for both.",
     "F5": "A wild: everyone drinks together.",
-    # DrukUNO (docs/rules/druk.md).
+}
+"""Flaske UNO (docs/rules/flaske.md)."""
+
+DRUK_RULE_TEXTS: dict[str, str] = {
     "D1": "Seven cards each; the dealer's turned card counts as the dealer's play.",
     "D2": "A card goes on the top card by colour, number or symbol, or it is black; on a pool "
           "of draw cards still to take, only a card of the pool's kind.",
@@ -88,4 +102,4 @@ RULE_TEXTS: dict[str, str] = {
     "D14": "Warszawa (with Helsinki): a 7 makes its player swap hands with an opponent.",
     "D15": "Sips: one per card drawn, one for being skipped, and the hand left at the end.",
 }
-"""Rule id -> one or two sentences, as shown next to each ruling."""
+"""DrukUNO (docs/rules/druk.md)."""
