@@ -7,7 +7,7 @@ counts the sips (tår) each seat drinks as they fall due.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from referee.cards import Card
@@ -80,6 +80,8 @@ class DrukUno(Game):
         self.hand_counts: list[int | None] = [None] * players
         self._uno_due: dict[int, float] = {}
         """Seats down to one card that have not said "UNO" yet: when they got there."""
+        self._gathering: int | None = None
+        """The seat still gathering a draw two pool it took (its reaches are that pool)."""
         self._uno_heard: dict[int | None, float] = {}
         """When each seat (None: an unseen one) last said "UNO"."""
 
@@ -233,6 +235,27 @@ class DrukUno(Game):
                 self._begin_turn(self._next_seat(seat), t, out, came_from=seat)
 
     # --- the hands, the UNO call and the sips ------------------------------------------------
+
+    def read_as(self, event: Event) -> Event | None:
+        """D6, D8: a pool is taken whole. The camera sees a hand reach for the draw pile, not
+        how many cards it took: the pool's victim reaching for it on its turn takes the pool
+        (its sips are the pool's cards), and the same seat's further reaches before the next
+        card are that same pool still being gathered (a draw two's: after a wild draw four's
+        the victim searches for the colour, D8, and those reaches are draws of their own)."""
+        if isinstance(event, CardPlayed):
+            self._gathering = None
+            return event
+        if not isinstance(event, Draw) or event.seat is None or not self.state.in_round:
+            return event
+        if event.seat == self._gathering:
+            return None
+        owed = self.state.owed_draws[event.seat]
+        pool = self._active_pool()
+        if pool is not None and event.seat == self.state.turn and owed > event.count:
+            if pool.value == "draw_2":
+                self._gathering = event.seat
+            return replace(event, count=owed)
+        return event
 
     def notice(self, event: Event, out: list[Ruling]) -> None:
         """Follow the hands (D12) and the draws' sips (D15) from every observation."""

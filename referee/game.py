@@ -208,8 +208,11 @@ class Game(MissedObservations):
         self._fire_deadlines(event.t, inclusive=False, out=out)
         if event.t > self._clock.now:
             self._clock.now = event.t
-        self.notice(event, out)
-        self._handlers[event.kind](event, out)
+        meant = self.read_as(event)
+        if meant is None:
+            return out
+        self.notice(meant, out)
+        self._handlers[meant.kind](meant, out)
         return out
 
     def advance(self, t: float) -> list[Ruling]:
@@ -337,6 +340,13 @@ class Game(MissedObservations):
         s = self.state
         if seat == s.turn and free_cards and s.drawn_this_turn >= self.rules.bruno_draw_count:
             self._begin_turn(self._next_seat(seat), t, out, came_from=seat)
+
+    def read_as(self, event: Event) -> Event | None:
+        """What an observation means at this game's table, before anything rules on it: the
+        event itself, one that says more (DrukUNO: a pool's victim reaching for the draw pile
+        takes the whole pool, however many reaches the camera counts), or None when it says
+        nothing new (the rest of those reaches)."""
+        return event
 
     def notice(self, event: Event, out: list[Ruling]) -> None:
         """Called with every observation before the game rules on it, for a game that follows

@@ -424,3 +424,20 @@ def test_a_legal_multi_card_play_is_never_a_penalty(value, colours, gaps, player
     rulings = druk(card(1, top, None), *plays, players=players)
     assert penalties(rulings) == []
     assert infos(rulings, "instick") == []
+
+
+def test_a_pool_is_taken_whole_however_many_reaches_the_camera_counts():
+    stacked = [card(1, "r_5", 0), card(2.2, "r_draw_2", 1), card(3.4, "g_draw_2", 2),
+               card(4.1, "b_draw_2", 2)]  # a two-card play: the pool is six for seat 3
+    once = druk(*stacked, draw(6.0, 3), card(8.0, "b_4", 0))
+    assert sips(once) == [(3, 6, 6)]
+    assert rulings_of(once) == []  # seat 3 took the pool and missed the turn: seat 0 plays
+    thrice = druk(*stacked, draw(6.0, 3), draw(6.8, 3), draw(7.5, 3), card(8.5, "b_4", 0))
+    assert sips(thrice) == [(3, 6, 6)] and rulings_of(thrice) == []
+    assert druk_game(*stacked, draw(6.0, 3), draw(6.8, 3)).hand_counts[3] == 7 + 6
+
+
+def test_reaches_after_a_wild_draw_four_pool_are_the_victims_search_and_count():
+    rulings = druk(card(1, "r_5", 0), card(2.2, "wild_draw_4", 1), color(2.4, "g"),
+                   draw(4.0, 2), draw(5.0, 2))
+    assert sips(rulings) == [(2, 4, 4), (2, 1, 5)]
