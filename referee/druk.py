@@ -43,6 +43,14 @@ class MultiCardPlay:
     value: str
     cards: int
     last_t: float
+    names: tuple[str, ...] = ()
+    """The play's cards so far, in plain English, in the order laid."""
+
+
+def _listed(words: tuple[str, ...]) -> str:
+    """'the red 5, the blue 5 and the green 5'."""
+    named = [f"the {word}" for word in words]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
 
 
 def _sips(n: int) -> str:
@@ -65,6 +73,8 @@ class DrukUno(Game):
     rule_refs: ClassVar[dict[str, str]] = {"B2": "D2", "P2": "D11", "B4": "D11", "P3": "D11",
                                            "P1": "D12"}
     instick_on_own_turn: ClassVar[bool] = False
+    keeps_score: ClassVar[bool] = False
+    tally: ClassVar[tuple[str, str] | None] = ("sips", "Sips")
     words: ClassVar[Words] = Words(
         game="DrukUNO", jump_in="jump-in", jumped_in="jumped in", slow_call=None,
         knock_rules=None,
@@ -164,7 +174,13 @@ class DrukUno(Game):
             s.turn_started = t  # the next player's turn really starts when the play ends
         s.turn_if_reversed = other_way
         s.victim_if_reversed = victim_if_reversed
-        s.variant_state = MultiCardPlay(seat, card.value, cards, t)
+        names = (*(play.names if cards > 1 else ()), card.name)
+        s.variant_state = MultiCardPlay(seat, card.value, cards, t, names)
+        if cards > 1:
+            # One line for the whole play so far: what the report and the video show as one.
+            out.append(info(t, "multi_card_play", seat,
+                            f"Seat {seat} plays {count_words(cards)} cards in one play: "
+                            f"{_listed(names)}.", count=cards))
 
     def seat_after(self, seat: int, card: Card) -> int:
         """Who plays after `seat` plays `card` alone: a draw card's victim plays (it may add

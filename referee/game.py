@@ -142,6 +142,12 @@ class Game(MissedObservations):
     """S3: Bruno's match goes to the lowest total; standard UNO's to the highest."""
     gives_penalties: ClassVar[bool] = True
     """False for a game that rules nothing (Flaske UNO announces every card instead)."""
+    keeps_score: ClassVar[bool] = True
+    """False for a game that counts no points (DrukUNO: the sips take their place)."""
+    tally: ClassVar[tuple[str, str] | None] = None
+    """A running count per seat the game keeps besides the score, shown in the report and on
+    the dashboard: (the info lines' `rule`, whose `total` is each seat's count; its heading),
+    e.g. DrukUNO's ("sips", "Sips")."""
     instick_on_own_turn: ClassVar[bool] = True
     """B7 decision: the top card's twin is an instick whoever plays it, also on the player's own
     turn. False where a twin laid by the turn holder is simply its play (DrukUNO)."""

@@ -28,6 +28,7 @@ INFO_RULES: tuple[str, ...] = (
     "withdrawn",
     "flaske",
     "sips",
+    "multi_card_play",
 )
 
 RULE_WORDS: dict[str, str] = {
@@ -102,3 +103,14 @@ def is_sure(ruling: Ruling | dict, min_confidence: float) -> bool:
 
 def info(t: float, rule: str, seat: int | None, message: str, **fields: Any) -> Ruling:
     return Ruling(t=t, kind="info", rule=rule, seat=seat, message=message, **fields)
+
+
+def tally_totals(rulings: list[dict], rule: str) -> dict[int, int]:
+    """Seat -> the latest `total` of the info lines of `rule` (a game's running count per
+    seat, e.g. DrukUNO's sips), seats in order; {} before the first."""
+    totals: dict[int, int] = {}
+    for ruling in rulings:
+        if ruling.get("kind") == "info" and ruling.get("rule") == rule \
+                and ruling.get("seat") is not None:
+            totals[ruling["seat"]] = ruling["total"]
+    return dict(sorted(totals.items()))

@@ -139,6 +139,30 @@ def test_the_page_is_headed_with_the_game_played(browser, tmp_path):
     with dashboard_open(browser, snabb) as page:
         wait_for(page, lambda: text(page, "game-name") == "Snabb-UNO referee")
         assert page.title == "Snabb-UNO referee"
+        assert page.execute_script(  # Snabb-UNO keeps no tally
+            "return document.getElementById('tally-panel').hidden")
+
+
+def test_a_drukuno_table_sees_each_seats_sips_and_no_score(browser, tmp_path):
+    from referee.druk import DrukUno
+
+    druk = RefereeTable(players=4, profile=tmp_path / "room.toml", variant=DrukUno)
+    with dashboard_open(browser, druk) as page:
+        wait_for(page, lambda: page.execute_script(
+            "const p = document.getElementById('tally-panel');"
+            "return !p.hidden && p.querySelector('h2').textContent === 'Sips'"))
+        assert page.execute_script(  # DrukUNO keeps no points
+            "return document.getElementById('scores-heading').hidden")
+        druk.play("r_5", 0)  # the turned card
+        druk.play("r_skip", 1)  # seat 2 is skipped: a sip
+        druk._feed({"kind": "draw", "seat": 3, "count": 1})  # one card drawn: a sip
+        wait_for(page, lambda: page.execute_script(
+            "return document.querySelectorAll('#tally tbody tr').length === 2"))
+        rows = page.execute_script(
+            "return [...document.querySelectorAll('#tally tbody tr')]"
+            ".map(tr => [...tr.cells].map(td => td.textContent))")
+        assert rows == [["Seat 2", "1"], ["Seat 3", "1"]]
+    assert druk.snapshot()["tally"] == {"name": "Sips", "seats": {"2": 1, "3": 1}}
 
 
 def test_a_ruling_the_referee_gives_appears_on_the_page_newest_first(page, table):

@@ -25,6 +25,7 @@ import numpy as np
 from referee.events import parse_event
 from referee.game import Game
 from referee.reorder import REORDER_WINDOW_S
+from referee.rulings import tally_totals
 from referee.session import Session
 
 STEP_S = 1.0
@@ -32,7 +33,7 @@ STEP_S = 1.0
 
 FRAME_SIZE = (360, 640)  # (h, w): small frames keep the page's polling cheap in tests
 SNAPSHOT_FIELDS = {"players", "dealer", "variant", "game", "clock", "turn", "color", "top",
-                   "top_seat", "paused", "in_round", "scores", "muted", "sources",
+                   "top_seat", "paused", "in_round", "scores", "tally", "muted", "sources",
                    "announce_min_confidence"}
 
 
@@ -77,7 +78,11 @@ class RefereeTable:
                 "top": state.top.token if state.top else None, "top_seat": state.top_seat,
                 "paused": game.paused, "in_round": state.in_round,
                 "scores": ({str(seat): total for seat, total in enumerate(game.scoreboard.totals)}
-                           if scored else {}),
+                           if scored and game.keeps_score else {}),
+                "tally": None if game.tally is None else {
+                    "name": game.tally[1],
+                    "seats": {str(s): n for s, n in tally_totals(self._rulings, game.tally[0])
+                              .items()}},
                 "muted": False,
                 "announce_min_confidence": game.rules.announce_min_confidence,
                 "sources": {"camera": "ok" if self.with_camera else "off", "mic": "off"},

@@ -14,7 +14,10 @@ class DashboardBackend(Protocol):
          "clock": 12.3 (session seconds),
          "turn": 2 | None, "color": "r"|"y"|"g"|"b"|None, "top": "y_1" | None,
          "top_seat": 1 | None, "paused": False (between STOP and GO), "in_round": True,
-         "scores": {"0": 110, ...} (match totals, empty before the first round ends),
+         "scores": {"0": 110, ...} (match totals, empty before the first round ends, and in a
+                   game that keeps no score),
+         "tally": {"name": "Sips", "seats": {"0": 3, ...}} | None (a game's running count per
+                  seat besides the score: DrukUNO's sips; None in a game that keeps none),
          "muted": False (True: rulings are printed, not spoken),
          "sources": {"camera": "ok"|"off"|"error: ...", "mic": ...}}"""
 

@@ -42,7 +42,7 @@ from calibration.camera import CameraProfile
 from calibration.layout import default_camera_profile
 from referee.eventlog import GameSetup, Journal
 from referee.events import Event, EventError, parse_event
-from referee.rulings import is_sure
+from referee.rulings import is_sure, tally_totals
 from referee.session import Session
 from vision.frames import Frame
 
@@ -258,7 +258,8 @@ class LiveSession:
                 "top": state.top.token if state.top else None, "top_seat": state.top_seat,
                 "paused": game.paused, "in_round": state.in_round,
                 "scores": ({str(seat): total for seat, total in enumerate(board.totals)}
-                           if board.rounds_played else {}),
+                           if board.rounds_played and game.keeps_score else {}),
+                "tally": _tally(game, self.rulings),
                 "muted": not (self.speech is not None and self.speech.speaking),
                 "announce_min_confidence": game.rules.announce_min_confidence,
                 "sources": dict(self.sources),
@@ -394,3 +395,13 @@ class LiveSession:
                     (i for i, (a, b) in enumerate(zip(replayed, journaled, strict=False))
                      if a != b), min(len(replayed), len(journaled)))
         return report
+
+
+def _tally(game, rulings: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The game's running count per seat besides the score (DrukUNO's sips), for the
+    dashboard: {"name": "Sips", "seats": {"0": 3, ...}}; None for a game that keeps none."""
+    if game.tally is None:
+        return None
+    rule, name = game.tally
+    return {"name": name,
+            "seats": {str(seat): n for seat, n in tally_totals(rulings, rule).items()}}

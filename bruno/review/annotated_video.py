@@ -88,7 +88,7 @@ class Overlay:
         return _Moments(self.events, self.rulings)
 
 
-CAPTIONED_INFO = ("instick", "color", "round_over")
+CAPTIONED_INFO = ("instick", "color", "round_over", "multi_card_play")
 """Info rulings shown as captions (besides every penalty)."""
 TURN_RULES = ("turn", "round_over")
 """The rulings that say whose turn it is: `turn` names the seat, `round_over` ends the turns

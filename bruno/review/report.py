@@ -20,7 +20,7 @@ from referee.cards import token_words
 from referee.events import CardPlayed, CardRemoved, Event, Knock
 from referee.game import Game
 from referee.rules import RuleSet, RuleSetError
-from referee.rulings import is_sure
+from referee.rulings import is_sure, tally_totals
 from referee.variants import UnknownVariantError, find_variant
 
 FRAME_WIDTH_PX = 560
@@ -104,6 +104,7 @@ def render_report(report: ReportInput) -> str:
         "" if penalties else "<p class=quiet>No penalties: a clean game.</p>",
         _to_check(report, unsure, bar),
         _scores(report),
+        _tally(report),
         _calibration(report),
     ]
     return _PAGE.format(title=html.escape(report.title), style=_STYLE, body="\n".join(body),
@@ -165,6 +166,7 @@ def _timeline(report: ReportInput) -> str:
             title = html.escape(f"{_clock(event.t)} from notes: {_note_words(event)}")
             marks.append(f'<path d="M{cx:.1f},24 L{cx + 4:.1f},29 L{cx:.1f},34 '
                          f'L{cx - 4:.1f},29 Z" class=noted><title>{title}</title></path>')
+    marks += _multi_card_plays(report, x)
     penalties = [r for r in report.rulings if r["kind"] == "ruling"]
     for i, ruling in enumerate(penalties):
         cx = x(ruling["t"])
@@ -178,6 +180,25 @@ def _timeline(report: ReportInput) -> str:
               "(click to jump to it)</p>")
     return (f'<h2>Timeline</h2><svg viewBox="0 0 {width} {height}" class=timeline '
             f'role="img" aria-label="timeline">{"".join(marks)}</svg>{legend}')
+
+
+def _multi_card_plays(report: ReportInput, x: Callable[[float], float]) -> list[str]:
+    """A bracket over each multi-card play's cards, from its first card to its last (the
+    latest `multi_card_play` line of the play), so the timeline shows the play as one."""
+    lines = [r for r in report.rulings if r["kind"] == "info" and r["rule"] == "multi_card_play"]
+    plays = [line for i, line in enumerate(lines)
+             if i + 1 == len(lines) or lines[i + 1]["count"] <= line["count"]
+             or lines[i + 1]["seat"] != line["seat"]]
+    cards = [e for e in report.events if isinstance(e, CardPlayed)]
+    marks = []
+    for play in plays:
+        laid = [e.t for e in cards if e.seat == play["seat"] and e.t <= play["t"] + 1e-6]
+        first = laid[-play["count"]] if len(laid) >= play["count"] else play["t"]
+        span = x(play["t"]) - x(first) + 6
+        marks.append(f'<rect x="{x(first) - 3:.1f}" y="18" width="{span:.1f}" height="34" '
+                     f'rx="3" class=multiplay><title>{html.escape(play["message"])}</title>'
+                     '</rect>')
+    return marks
 
 
 def _ruling_card(report: ReportInput, index: int, ruling: dict) -> str:
@@ -313,7 +334,7 @@ def _from_notes(report: ReportInput) -> str:
 
 def _scores(report: ReportInput) -> str:
     scores = [r for r in report.rulings if r["kind"] == "info" and r["rule"] == "score"]
-    if not scores:
+    if not scores or not _variant(report.game).keeps_score:
         return ""
     players = int(report.game.get("players", 0))
     rounds: list[dict[int, dict]] = []
@@ -332,6 +353,25 @@ def _scores(report: ReportInput) -> str:
             "<p class=quiet>Points this round, with the match total in brackets; "
             f"the {'highest' if _variant(report.game).highest_total_wins else 'lowest'} "
             "total wins.</p>")
+
+
+def _tally(report: ReportInput) -> str:
+    """The game's running count per seat besides the score (DrukUNO's sips): each seat's
+    total at the end, and how many times it rose."""
+    tally = _variant(report.game).tally
+    if tally is None:
+        return ""
+    rule, name = tally
+    totals = tally_totals(report.rulings, rule)
+    if not totals:
+        return f"<h2>{html.escape(name)}</h2><p class=quiet>None in this game.</p>"
+    times = {seat: sum(1 for r in report.rulings if r["kind"] == "info" and r["rule"] == rule
+                       and r["seat"] == seat) for seat in totals}
+    rows = "".join(f"<tr><th>seat {seat}</th><td>{total}</td>"
+                   f"<td class=quiet>{times[seat]} time{'s' if times[seat] != 1 else ''}</td>"
+                   "</tr>" for seat, total in totals.items())
+    return (f"<h2>{html.escape(name)}</h2><table class=scores data-tally={html.escape(rule)}>"
+            f"<tr><th></th><th>total</th><th></th></tr>{rows}</table>")
 
 
 def _calibration(report: ReportInput) -> str:
@@ -445,7 +485,7 @@ table.facts th{text-align:left;padding:2px 14px 2px 0;color:#56606b;font-weight:
 .quiet{color:#6b7580}
 svg.timeline{width:100%;height:auto;background:#fff;border:1px solid #ddd;border-radius:6px}
 .axis{stroke:#9aa3ad;stroke-width:1}.tick{font-size:10px;fill:#6b7580}
-.play{fill:#2f6fd6}.knock{fill:#2a9d55}.penalty{fill:#d63b2f}.noted{fill:#8a4fc7}
+.play{fill:#2f6fd6}.multiplay{fill:none;stroke:#2f6fd6;stroke-width:1.5}.knock{fill:#2a9d55}.penalty{fill:#d63b2f}.noted{fill:#8a4fc7}
 .legend span{display:inline-block;width:10px;height:10px;margin:0 4px 0 12px;vertical-align:middle}
 .lplay{background:#2f6fd6}.lknock{background:#2a9d55;border-radius:50%}.lpen{background:#d63b2f}
 .lnote{background:#8a4fc7;transform:rotate(45deg)}
