@@ -84,6 +84,10 @@ def test_a_second_pass_for_the_video_reports_annotating_before_the_report(render
     clip, profile, reader = rendered
     monkeypatch.setattr(review_pipeline, "PROGRESS_EVERY_S", 0.0)
     monkeypatch.setattr(annotation_pass, "LAG_S", 0.0)  # drawn before the play is seen
+    # ... and at once: it waits for the sound track's knocks at the first frame rather than
+    # hold frames until they come (on a busy machine they came after the last frame, and
+    # every frame was drawn at the end, right the first time).
+    monkeypatch.setattr(annotation_pass, "HOLD_BYTES", 0)
     calls: list[tuple[str, float]] = []
     review_footage(clip, tmp_path / "out", reader, profile=profile, dealer=1,
                    progress=lambda stage, s: calls.append((stage, s)))
