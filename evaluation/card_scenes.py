@@ -34,6 +34,12 @@ DARK_BACKGROUND_SOURCES = {"nuno_highres", "nuno_set1", "nuno_set2", "natnael_k"
                            "soloskino1", "aiswarya_flip", "mabrao"}
 """Single-card sources shot on a dark background, where a threshold cuts the card out."""
 
+SHIPPED_TEST_PHOTOS = ("uno-test-26.jpg", "uno-test-27.jpg", "uno-test-28.jpg",
+                       "uno-test-29.jpg", "uno-test-30.jpg", "r3_3_earlier.jpg")
+"""Photos (file names in omar_masri_bicocca and r3xol_row) the shipped localiser is not trained
+on, so its tests can check several cards on a wooden table and in a row on photos it never saw
+(`models/train_localiser.py --keep-test-photos`)."""
+
 CARD_ASPECT = (1.3, 1.75)
 MIN_FILL = 0.88
 """A thresholded blob is a clean card outline when its quad is card-shaped and the blob fills

@@ -18,7 +18,12 @@ import cv2
 import numpy as np
 
 from vision.classify import NOT_CARD, CardClassifier, default_classifier
-from vision.localise_model import CardLocaliser, default_localiser, uno_face_quads
+from vision.localise_model import (
+    LOCALISER_PATH,
+    CardLocaliser,
+    default_localiser,
+    uno_face_quads,
+)
 from vision.locate import locate, quad_aspect
 from vision.rectify import order_quad, rectify
 
@@ -110,6 +115,16 @@ LOCATORS = ("classical", "learned", "learned+classical")
 """Where `recognise` looks for cards: `vision.locate`'s border contours; the learned
 localiser's UNO faces (`vision.localise_model`); or those and the classical quads the
 localiser's map backs (`uno_face_quads`)."""
+
+
+IDENTIFY_LOCATOR = "learned+classical"
+"""The locator `bruno identify` uses when the localiser is installed (see `default_locator`);
+chosen on the leave-one-source-out tables in models/MODEL_CARD.md."""
+
+
+def default_locator() -> str:
+    """IDENTIFY_LOCATOR when the shipped localiser model is installed, else "classical"."""
+    return IDENTIFY_LOCATOR if LOCALISER_PATH.is_file() else "classical"
 
 
 def located_quads(image: np.ndarray, locator: str = "classical",
