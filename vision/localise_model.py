@@ -31,6 +31,12 @@ high, the smallest trained on, is about 40."""
 CORE_THRESHOLD = 0.5
 """Core probability above which a pixel is part of a core."""
 
+REGION_SLACK = 1.25
+REGION_AREA = (0.7, 1.3)
+"""A card's pixels are looked for within its grown-back core box widened by REGION_SLACK; their
+rectangle is its box when its area is within REGION_AREA of the grown-back core box (the
+pixel outline is sharper than a core grown back 1 / core_scale times)."""
+
 CLASSICAL_GATE = 0.5
 """A classical locator's quad is added (`uno_face_quads`) when the localiser's mean UNO-face
 probability over it is at least this."""
@@ -103,12 +109,35 @@ class CardLocaliser:
         """Every card found in `image` (BGR uint8, any size), largest first."""
         return self.analyse(image)[0]
 
+    def _box(self, core_xy: np.ndarray, region: np.ndarray) -> np.ndarray:
+        """The card's box at the working size: the rotated rectangle of its card pixels (those
+        nearest its core, within its grown-back core box widened by REGION_SLACK) when they
+        make a card-sized rectangle; else the grown-back core box (a card partly covered by
+        another, whose visible pixels are not the whole card)."""
+        guess = _grown_core_box(core_xy, self.core_scale)
+        centre = guess.mean(axis=0)
+        window = np.zeros(region.shape, np.uint8)
+        cv2.fillPoly(window, [np.int32(np.round(centre + (guess - centre) * REGION_SLACK))], 1)
+        ys, xs = np.nonzero(region & (window > 0))
+        if len(xs) < MIN_CORE_PIXELS:
+            return guess
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32))
+        rect = cv2.boxPoints(((cx + 0.5, cy + 0.5), (rw + 1, rh + 1), angle))
+        ratio = abs(cv2.contourArea(rect)) / max(abs(cv2.contourArea(guess)), 1.0)
+        if not REGION_AREA[0] <= ratio <= REGION_AREA[1]:
+            return guess
+        return rect.astype(np.float32)
+
     def analyse(self, image: np.ndarray) -> tuple[list[LocatedCard], np.ndarray, float]:
         """(the cards found, largest first; the class probabilities [4, h, w] at the working
         size; the working scale)."""
         probs, core, scale = self.maps(image)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(
             (core > CORE_THRESHOLD).astype(np.uint8), connectivity=8)
+        card = probs[0] < 0.5
+        # Every card pixel goes to its nearest core, so cards that touch are cut apart.
+        _, nearest = cv2.distanceTransformWithLabels(
+            (labels == 0).astype(np.uint8), cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP)
         found: list[LocatedCard] = []
         for k in range(1, count):
             if stats[k, cv2.CC_STAT_AREA] < MIN_CORE_PIXELS:
@@ -116,16 +145,20 @@ class CardLocaliser:
             ys, xs = np.nonzero(labels == k)
             kind_p = probs[1:, ys, xs].mean(axis=1)
             kind = int(np.argmax(kind_p))
-            # Pixel centres span one pixel less than the core itself.
-            (cx, cy), (rw, rh), angle = cv2.minAreaRect(
-                np.stack([xs, ys], axis=1).astype(np.float32))
-            grown = ((cx + 0.5, cy + 0.5), ((rw + 1) / self.core_scale,
-                                            (rh + 1) / self.core_scale), angle)
-            quad = (cv2.boxPoints(grown) / scale).astype(np.float32)
+            box = self._box(np.stack([xs, ys], axis=1), card & (nearest == nearest[ys[0], xs[0]]))
+            quad = (box / scale).astype(np.float32)
             found.append(LocatedCard(quad, float(cv2.contourArea(quad)), KINDS[kind],
                                      float(kind_p[kind])))
         found.sort(key=lambda c: -c.area)
         return found, probs, scale
+
+
+def _grown_core_box(core_xy: np.ndarray, core_scale: float) -> np.ndarray:
+    """The card's box from its core's pixels alone: their rotated rectangle grown back."""
+    # Pixel centres span one pixel less than the core itself.
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(core_xy.astype(np.float32))
+    return cv2.boxPoints(((cx + 0.5, cy + 0.5), ((rw + 1) / core_scale, (rh + 1) / core_scale),
+                          angle)).astype(np.float32)
 
 
 def _mean_inside(prob: np.ndarray, quad: np.ndarray) -> float:
@@ -139,18 +172,15 @@ def uno_face_quads(image: np.ndarray, localiser: CardLocaliser,
                    classical: list[np.ndarray] | None = None) -> list[np.ndarray]:
     """The quads of the UNO faces the localiser found (4x2 image pixels, largest first); then,
     when `classical` quads are given (`vision.locate`'s), those the localiser's own map says
-    mostly show an UNO face (mean `uno_face` probability >= CLASSICAL_GATE) and whose centre is
-    in no box the localiser found: a card whose core it missed, whose pixels it still knew."""
+    mostly show an UNO face (mean `uno_face` probability >= CLASSICAL_GATE). Both outlines of
+    one card go on to the classifier; `vision.recognise` keeps the surer reading (a contour
+    that follows the card's printed border is often tighter than the localiser's box, and the
+    classifier was trained on such crops), while the gate keeps the classical quads off
+    French cards, chips and table patterns the localiser knows are no UNO face."""
     cards, probs, scale = localiser.analyse(image)
     quads = [c.quad for c in cards if c.kind == "uno_face"]
     if classical:
-        boxes = [c.quad.reshape(-1, 1, 2) for c in cards]
-        for q in classical:
-            centre = tuple(float(v) for v in q.mean(axis=0))
-            if any(cv2.pointPolygonTest(b, centre, False) >= 0 for b in boxes):
-                continue
-            if _mean_inside(probs[1], q * scale) >= CLASSICAL_GATE:
-                quads.append(q)
+        quads += [q for q in classical if _mean_inside(probs[1], q * scale) >= CLASSICAL_GATE]
     return quads
 
 
