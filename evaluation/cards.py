@@ -27,7 +27,7 @@ import numpy as np
 
 from evaluation.card_data import REAL_TRAIN_SCENES, REAL_TRAIN_SINGLE, single_card_source
 from evaluation.shared_data import shared_data_dir
-from vision.recognise import LOCATORS, MIN_CONFIDENCE, CardSighting, recognise
+from vision.recognise import MIN_CONFIDENCE, CardSighting, recognise
 
 
 def colour_of(token: str) -> str:
@@ -188,14 +188,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--localiser", type=Path, default=None, metavar="FOLDER",
                     help="score the learned localisers in FOLDER leave-one-source-out "
                          "(evaluation.localiser) instead")
-    ap.add_argument("--locator", choices=LOCATORS, default="learned",
-                    help="with --localiser: where recognise looks on the French photos")
     args = ap.parse_args(argv)
     if args.localiser is not None:
         from evaluation.localiser import evaluate_localiser
 
         t0 = time.time()
-        evaluate_localiser(args.localiser, max(args.limit, 1), args.locator)
+        evaluate_localiser(args.localiser, max(args.limit, 1))
         print(f"\n{time.time() - t0:.0f} s")
         return 0
     data = args.data or shared_data_dir()

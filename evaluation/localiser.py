@@ -10,8 +10,10 @@ not include it (the shipped model, for sources never trained on). Per source:
   box is found at all;
 - *top-1*: of the found UNO faces, the share the card classifier reads right in their box
   (crop and its 180° turn averaged, as `vision.recognise` reads);
+- *identify right*: the UNO faces `vision.recognise` reports with their token, with each of
+  its locators (`LOCATORS`; the learned ones with that localiser);
 - *false UNO per French photo*: on french-dev, the UNO cards `vision.recognise` reports
-  (above its confidence bar) with that localiser, per photo.
+  (above its confidence bar), per photo, with each locator.
 
 The classical locator (`vision.locate`) is scored beside it: found = any of its candidates
 with IoU >= 0.5.
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -31,7 +33,7 @@ from evaluation.card_scenes import UNO_FACE, LabelledPhoto, labelled_photos
 from vision.classify import NOT_CARD, default_classifier
 from vision.localise_model import CardLocaliser
 from vision.locate import locate
-from vision.recognise import recognise
+from vision.recognise import LOCATORS, recognise
 from vision.rectify import order_quad, rectify
 
 MATCH_IOU = 0.5
@@ -55,25 +57,33 @@ class SourceScore:
     read_right: int = 0  # found faces the classifier reads right
     classical_found: int = 0
     classical_scored: int = 0  # cards with a known outline, where the classical locator is scored
-    identify_right: int = 0  # cards `recognise` reports with their token (with this localiser)
-    identify_right_classical: int = 0  # the same with the classical locator alone
-    false_uno: int = 0
-    false_uno_classical: int = 0
+    # Per locator (LOCATORS): the faces `recognise` reports with their token, and the UNO
+    # cards it reports on French photos.
+    identify_right: dict[str, int] = field(default_factory=lambda: dict.fromkeys(LOCATORS, 0))
+    false_uno: dict[str, int] = field(default_factory=lambda: dict.fromkeys(LOCATORS, 0))
     uno_boxes: int = 0  # UNO-face boxes on French photos, before the classifier
 
     def row(self, name: str, model: str) -> str:
         if self.cards == 0:
             n = max(self.photos, 1)
-            return (f"| {name} | {model} | {self.photos} | - | - | - | - | - | - | "
-                    f"{self.false_uno / n:.2f} ({self.uno_boxes / n:.2f} boxes) "
-                    f"| {self.false_uno_classical / n:.2f} |")
+            false = " | ".join(f"{self.false_uno[k] / n:.2f}" for k in LOCATORS)
+            return (f"| {name} | {model} | {self.photos} | - | - | - | - | - | - | - | "
+                    f"{false} | {self.uno_boxes / n:.2f} |")
         classical = (f"{100 * self.classical_found / self.classical_scored:.1f}%"
                      if self.classical_scored else "-")
+        right = " | ".join(f"{100 * self.identify_right[k] / max(self.faces, 1):.1f}%"
+                           for k in LOCATORS)
         return (f"| {name} | {model} | {self.photos} | {self.cards} | "
                 f"{100 * self.found / self.cards:.1f}% | "
                 f"{100 * self.read_right / max(self.found_faces, 1):.1f}% | {classical} | "
-                f"{100 * self.identify_right / max(self.faces, 1):.1f}% | "
-                f"{100 * self.identify_right_classical / max(self.faces, 1):.1f}% | - | - |")
+                f"{right} | - | - | - | - |")
+
+
+HEADER = ("| source | scored with | photos | cards | found (IoU>=0.5) | top-1 of found "
+          "| classical locator found | "
+          + " | ".join(f"identify right ({k})" for k in LOCATORS) + " | "
+          + " | ".join(f"false UNO per French photo ({k})" for k in LOCATORS)
+          + " | UNO-face boxes per French photo |")
 
 
 def read_box(image: np.ndarray, quad: np.ndarray) -> str:
@@ -84,8 +94,7 @@ def read_box(image: np.ndarray, quad: np.ndarray) -> str:
     return clf.labels[int(np.argmax(p))]
 
 
-def score_photo(photo: LabelledPhoto, localiser: CardLocaliser, score: SourceScore,
-                recognise_kwargs: dict) -> None:
+def score_photo(photo: LabelledPhoto, localiser: CardLocaliser, score: SourceScore) -> None:
     image = cv2.imread(str(photo.path))
     if image is None:
         return
@@ -93,12 +102,12 @@ def score_photo(photo: LabelledPhoto, localiser: CardLocaliser, score: SourceSco
     boxes = localiser.locate(image)
     if photo.french:
         score.uno_boxes += sum(b.kind == UNO_FACE for b in boxes)
-        score.false_uno += len(recognise(image, **recognise_kwargs))
-        score.false_uno_classical += len(recognise(image, locator="classical"))
+        for k in LOCATORS:
+            score.false_uno[k] += len(recognise(image, locator=k, localiser=localiser))
         return
-    for key, kwargs in (("identify_right", recognise_kwargs),
-                        ("identify_right_classical", {"locator": "classical"})):
-        setattr(score, key, getattr(score, key) + identify_right(image, photo, kwargs))
+    for k in LOCATORS:
+        score.identify_right[k] += identify_right(image, photo,
+                                                  {"locator": k, "localiser": localiser})
     classical = [c.quad for c in locate(image)] if any(c.quad is not None
                                                        for c in photo.cards) else []
     used: set[int] = set()
@@ -166,26 +175,23 @@ def load_models(folder: Path) -> dict[str, dict]:
     return models
 
 
-def evaluate_localiser(folder: Path, step: int = 1, locator: str = "learned",
-                       log=print) -> dict[str, SourceScore]:
+def evaluate_localiser(folder: Path, step: int = 1, log=print) -> dict[str, SourceScore]:
     models = load_models(folder)
     photos: dict[str, list[LabelledPhoto]] = defaultdict(list)
     for p in labelled_photos():
         photos[p.source].append(p)
     scores: dict[str, SourceScore] = {}
-    log("| source | scored with | photos | cards | found (IoU>=0.5) | top-1 of found "
-        f"| classical locator found | identify right ({locator}) | identify right (classical) "
-        f"| false UNO per French photo ({locator}) | false UNO (classical) |")
-    log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    log(HEADER)
+    log("|" + " --- |" * HEADER.count(" | ") + " --- |")
     for source, group in photos.items():
         name = model_for(source, models)
         if name is None:
-            log(f"| {source} | (every model trained on it) | | | | | | | | | |")
+            log(f"| {source} | (every model trained on it) |" + " |" * 12)
             continue
         loc = models[name]["localiser"]
         score = SourceScore()
         for photo in group[::step]:
-            score_photo(photo, loc, score, {"localiser": loc, "locator": locator})
+            score_photo(photo, loc, score)
         scores[source] = score
         log(score.row(source, name))
     return scores
