@@ -175,7 +175,8 @@ def load_models(folder: Path) -> dict[str, dict]:
     return models
 
 
-def evaluate_localiser(folder: Path, step: int = 1, log=print) -> dict[str, SourceScore]:
+def evaluate_localiser(folder: Path, step: int = 1, sources: set[str] | None = None,
+                       log=print) -> dict[str, SourceScore]:
     models = load_models(folder)
     photos: dict[str, list[LabelledPhoto]] = defaultdict(list)
     for p in labelled_photos():
@@ -184,6 +185,8 @@ def evaluate_localiser(folder: Path, step: int = 1, log=print) -> dict[str, Sour
     log(HEADER)
     log("|" + " --- |" * HEADER.count(" | ") + " --- |")
     for source, group in photos.items():
+        if sources and source not in sources:
+            continue
         name = model_for(source, models)
         if name is None:
             log(f"| {source} | (every model trained on it) |" + " |" * 12)
