@@ -157,12 +157,13 @@ def identify_right(image: np.ndarray, photo: LabelledPhoto, kwargs: dict) -> int
 
 def model_for(source: str, models: dict[str, dict]) -> str | None:
     """The model (file name) to score `source` with: one holding it out by name, else one
-    not trained on it, else None."""
+    not trained on it (the shipped one, which holds no source out, first), else None."""
     held = [m for m, meta in models.items() if source in meta["held_out"]]
     if held:
         return held[0]
-    free = [m for m, meta in models.items() if source not in meta["trained_on"]]
-    return free[0] if free else None
+    free = sorted((bool(meta["held_out"]), m) for m, meta in models.items()
+                  if source not in meta["trained_on"])
+    return free[0][1] if free else None
 
 
 def load_models(folder: Path) -> dict[str, dict]:
