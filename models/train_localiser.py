@@ -8,7 +8,8 @@ stopped run resumes where it was): (1) a bank of `--images` composites (`synth.c
 made from rendered cards and from the real photos of every source not held out (their cards
 cut out and pasted, the photos themselves used as tables with their own cards labelled);
 (2) training from scratch on random 128x224 crops of the bank, a checkpoint after every epoch;
-(3) export to ONNX (dynamic height and width) with the metadata `vision.localise_model` reads.
+(3) export to ONNX (dynamic height and width) with the metadata `vision.localise_model` reads;
+(4) `box_scale`, the size correction of its boxes, fitted on the real photos trained on.
 Needs the `[train]` extra (torch, onnx); the runtime never imports this.
 """
 
@@ -206,6 +207,43 @@ def export(model, out: Path, metadata: dict) -> None:
     onnx.save(proto, str(out))
 
 
+def fit_box_scale(model: Path, hold_out: set[str], keep_test_photos: bool) -> float:
+    """The factor that makes the model's boxes the size of the cards, fitted on the real photos
+    it was trained on (never on held-out ones): 1 / the median of sqrt(box area / card area)
+    over their whole cards found with IoU >= 0.5. Written into the model's metadata
+    (`box_scale`), which `vision.localise_model` applies about each box's centre."""
+    import onnx
+
+    from evaluation.localiser import MATCH_IOU, quad_iou
+    from vision.localise_model import CardLocaliser
+
+    localiser = CardLocaliser(model)
+    localiser.box_scale = 1.0
+    ratios = []
+    for photo in labelled_photos():
+        if photo.source in hold_out or not photo.outlined or photo.french:
+            continue
+        if keep_test_photos and photo.path.name in SHIPPED_TEST_PHOTOS:
+            continue
+        image = cv2.imread(str(photo.path))
+        boxes = localiser.locate(image) if image is not None else []
+        for card in photo.cards:
+            if card.occluded or card.kind not in ("uno_face", "uno_back") or not boxes:
+                continue
+            iou, box = max(((quad_iou(card.quad, b.quad), b) for b in boxes),
+                           key=lambda t: t[0])
+            if iou >= MATCH_IOU and box.kind == card.kind:
+                ratios.append(np.sqrt(box.area / max(cv2.contourArea(card.quad), 1.0)))
+    scale = 1.0 / float(np.median(ratios)) if ratios else 1.0
+    proto = onnx.load(str(model))
+    entries = {e.key: e for e in proto.metadata_props}
+    entry = entries.get("box_scale") or proto.metadata_props.add()
+    entry.key, entry.value = "box_scale", f"{scale:.4f}"
+    onnx.save(proto, str(model))
+    print(f"box_scale {scale:.4f} from {len(ratios)} cards", flush=True)
+    return scale
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, default=Path("models/localiser.onnx"))
@@ -219,9 +257,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=21)
     ap.add_argument("--keep-test-photos", action="store_true",
                     help="leave SHIPPED_TEST_PHOTOS out too (the shipped model's tests use them)")
+    ap.add_argument("--refit-box-scale", action="store_true",
+                    help="only fit box_scale for the model at --out (no training)")
     ap.add_argument("--name", default=None, help="work folder name (default from --hold-out)")
     args = ap.parse_args(argv)
     hold_out = {s for s in args.hold_out.split(",") if s} | set(FOLDS.get(args.fold, ()))
+    if args.refit_box_scale:
+        fit_box_scale(args.out, hold_out, args.keep_test_photos)
+        return 0
     folder = work_dir(args.name or ("all" if not hold_out else "-".join(sorted(hold_out))))
     bank = build_bank(folder / f"bank-{args.images}-{args.seed}.npz", args.images, hold_out,
                       args.keep_test_photos, args.seed)
@@ -235,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
         "real_cutouts": int(bank["cutouts"]), "real_photos": int(bank["bases"]),
         "epochs": args.epochs, "train_seconds": round(seconds),
     })
+    fit_box_scale(args.out, hold_out, args.keep_test_photos)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e3:.0f} kB), "
           f"training {seconds / 60:.1f} min", flush=True)
     return 0

@@ -91,6 +91,9 @@ class CardLocaliser:
         self.classes: tuple[str, ...] = tuple(json.loads(self.metadata["classes"]))
         self.core_scale = float(self.metadata["core_scale"])
         self.working_width = int(self.metadata["working_width"])
+        # The boxes' size correction, fitted on the real photos the model was trained on
+        # (`models.train_localiser.fit_box_scale`); 1 for a model without one.
+        self.box_scale = float(self.metadata.get("box_scale", "1.0"))
         self._input = self.session.get_inputs()[0].name
 
     def maps(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
@@ -154,7 +157,8 @@ class CardLocaliser:
             kind_p = probs[1:, ys, xs].mean(axis=1)
             kind = int(np.argmax(kind_p))
             box = self._box(np.stack([xs, ys], axis=1), card & (nearest == nearest[ys[0], xs[0]]))
-            quad = (box / scale).astype(np.float32)
+            centre = box.mean(axis=0)
+            quad = ((centre + (box - centre) * self.box_scale) / scale).astype(np.float32)
             found.append(LocatedCard(quad, float(cv2.contourArea(quad)), KINDS[kind],
                                      float(kind_p[kind])))
         found.sort(key=lambda c: -c.area)
