@@ -41,6 +41,9 @@ clean:
 # then with the top and bottom parts of sunburst cards labelled with their card (and more
 # bare tables, cut as today's locator cuts them), and last with cards in the 2020s print (heavy
 # italic digits with a shadow; needs Pillow and fonts-dejavu-core); writes models/cards.onnx.
+# Then the card localiser (models/train_localiser.py, about 15 CPU-minutes; its work files go
+# to $BRUNO_CARDS_LAB, default /tmp/bruno-cards-lab, and a stopped run resumes there); writes
+# models/localiser.onnx. It reads the real photos in ../shared/data when they are there.
 # torch lives in its own venv (.venv-train); the runtime never imports it.
 TRAIN_VENV := .venv-train
 .PHONY: train-cards
@@ -62,6 +65,18 @@ train-cards:
 	$(TRAIN_VENV)/bin/python -m models.train_cards --init /tmp/bruno-cards-parts.pt \
 		--footage-crops 6000 --pile-crops --table-negatives 400 --part-crops 3000 \
 		--print2020-crops 6000 --epochs 3 --lr 5e-4
+	$(TRAIN_VENV)/bin/python -m models.train_localiser --keep-test-photos --out models/localiser.onnx
+
+# The card localiser's leave-one-group-out check (models/MODEL_CARD.md): one model per fold of
+# real sources, written to $(LOCALISER_FOLDS) with the shipped one beside it, then scored.
+LOCALISER_FOLDS ?= /tmp/bruno-cards-lab/folds
+.PHONY: evaluate-localiser
+evaluate-localiser:
+	for fold in wood cards-dev dark-wide; do \
+		$(TRAIN_VENV)/bin/python -m models.train_localiser --fold $$fold \
+			--out $(LOCALISER_FOLDS)/fold-$$fold.onnx || exit 1; done
+	cp models/localiser.onnx $(LOCALISER_FOLDS)/shipped.onnx
+	$(BIN)/python -m evaluation.cards --localiser $(LOCALISER_FOLDS)
 
 # Re-render the bundled demo footage (examples/demo) from its scenario, after checking that the
 # scenario still gives every penalty rule.

@@ -4,7 +4,9 @@ Measures, in one run and on one core (OpenCV and onnxruntime limited to one thre
 milliseconds for:
 - a 1280x720 frame with one card, and with a pile of five plus four scattered cards
   (`vision.recognise`: locate + rectify + classify);
-- locating alone on the pile frame;
+- locating alone on the pile frame, with the classical locator and with the learned
+  localiser (`vision.localise_model`, at its 320-wide working size), when it is installed;
+- `recognise` with the locator `bruno identify` uses (`default_locator`);
 - classifying one rectified crop alone, and per crop in a batch of 16.
 Frames are rendered by `synth.render` (seeded), so the run needs no data files.
 """
@@ -38,11 +40,13 @@ def main(argv: list[str] | None = None) -> None:
 
     from synth.render import render_scene
     from vision.classify import CardClassifier
+    from vision.localise_model import LOCALISER_PATH, CardLocaliser
     from vision.locate import locate
-    from vision.recognise import recognise
+    from vision.recognise import default_locator, recognise
     from vision.rectify import rectify
 
     clf = CardClassifier(threads=args.threads)
+    localiser = CardLocaliser(threads=args.threads) if LOCALISER_PATH.is_file() else None
     one, one_cards = render_scene(101, size=(720, 1280), n_cards=1, card_h_frac=(0.3, 0.4))
     pile, pile_cards = render_scene(202, size=(720, 1280), n_cards=4, pile=5,
                                     card_h_frac=(0.22, 0.3))
@@ -54,6 +58,12 @@ def main(argv: list[str] | None = None) -> None:
         ("frame 1280x720, pile of 5 + 4 scattered",
          _median_ms(lambda: recognise(pile, clf), args.repeats)),
         ("  of which locate (pile frame)", _median_ms(lambda: locate(pile), args.repeats)),
+        *([("  learned localiser alone (pile frame)",
+             _median_ms(lambda: localiser.locate(pile), args.repeats)),
+            (f"frame 1280x720, pile, recognise(locator={default_locator()!r})",
+             _median_ms(lambda: recognise(pile, clf, locator=default_locator(),
+                                          localiser=localiser), args.repeats))]
+          if localiser is not None else []),
         ("classify one crop", _median_ms(lambda: clf.probabilities(batch[:1]), args.repeats * 4)),
         ("classify per crop, batch of 16",
          _median_ms(lambda: clf.probabilities(batch), args.repeats) / 16),

@@ -185,7 +185,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=None, help="shared data folder")
     ap.add_argument("--only", choices=("single", "scenes"), default=None)
     ap.add_argument("--limit", type=int, default=0, help="use every k-th row only (quick look)")
+    ap.add_argument("--localiser", type=Path, default=None, metavar="FOLDER",
+                    help="score the learned localisers in FOLDER leave-one-source-out "
+                         "(evaluation.localiser) instead")
+    ap.add_argument("--sources", default="", help="with --localiser: only these (comma-separated)")
     args = ap.parse_args(argv)
+    if args.localiser is not None:
+        from evaluation.localiser import evaluate_localiser
+
+        t0 = time.time()
+        evaluate_localiser(args.localiser, max(args.limit, 1),
+                           {s for s in args.sources.split(",") if s})
+        print(f"\n{time.time() - t0:.0f} s")
+        return 0
     data = args.data or shared_data_dir()
     cards = data / "cards-dev"
     if not (cards / "labels.csv").is_file():

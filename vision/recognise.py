@@ -18,6 +18,12 @@ import cv2
 import numpy as np
 
 from vision.classify import NOT_CARD, CardClassifier, default_classifier
+from vision.localise_model import (
+    LOCALISER_PATH,
+    CardLocaliser,
+    default_localiser,
+    uno_face_quads,
+)
 from vision.locate import locate, quad_aspect
 from vision.rectify import order_quad, rectify
 
@@ -105,18 +111,46 @@ def quad_contains(quad: np.ndarray, point) -> bool:
                                 (float(point[0]), float(point[1])), False) >= 0
 
 
-def located_quads(image: np.ndarray) -> list[np.ndarray]:
-    """The located quads `recognise` reads (ordered, 4x2 image pixels): the locator's, less
-    those mostly outside the image (`MIN_INSIDE`)."""
+LOCATORS = ("classical", "learned", "learned+classical")
+"""Where `recognise` looks for cards: `vision.locate`'s border contours; the learned
+localiser's UNO faces (`vision.localise_model`); or those and the classical quads the
+localiser's map backs (`uno_face_quads`)."""
+
+
+IDENTIFY_LOCATOR = "learned+classical"
+"""The locator `bruno identify` uses when the localiser is installed (see `default_locator`);
+chosen on the leave-one-source-out tables in models/MODEL_CARD.md."""
+
+
+def default_locator() -> str:
+    """IDENTIFY_LOCATOR when the shipped localiser model is installed, else "classical"."""
+    return IDENTIFY_LOCATOR if LOCALISER_PATH.is_file() else "classical"
+
+
+def located_quads(image: np.ndarray, locator: str = "classical",
+                  localiser: CardLocaliser | None = None) -> list[np.ndarray]:
+    """The located quads `recognise` reads (ordered, 4x2 image pixels) from `locator` (one of
+    LOCATORS; `localiser` defaults to the shipped model), less those mostly outside the image
+    (`MIN_INSIDE`)."""
     h, w = image.shape[:2]
-    quads = [order_quad(c.quad) for c in locate(image)]
+    if locator == "classical":
+        quads = [c.quad for c in locate(image)]
+    elif locator in LOCATORS:
+        classical = [c.quad for c in locate(image)] if locator == "learned+classical" else None
+        quads = uno_face_quads(image, localiser or default_localiser(), classical)
+    else:
+        raise ValueError(f"locator {locator!r} is not one of {LOCATORS}")
+    quads = [order_quad(q) for q in quads]
     return [q for q in quads if _inside_fraction(q, w, h) >= MIN_INSIDE]
 
 
 def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
               min_confidence: float = MIN_CONFIDENCE,
-              accept_quad: Callable[[np.ndarray], bool] | None = None) -> list[CardSighting]:
+              accept_quad: Callable[[np.ndarray], bool] | None = None,
+              locator: str = "classical", localiser: CardLocaliser | None = None
+              ) -> list[CardSighting]:
     """Every card face found in `image` (BGR uint8, any size), most confident first.
+    `locator` and `localiser` say where to look (`located_quads`).
 
     `accept_quad`, when given, keeps only the located quads (4x2, image pixels) it accepts,
     before they are read: a caller that knows where the card must be (the pile watcher does)
@@ -124,7 +158,7 @@ def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
     if image is None or image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("recognise() needs a BGR colour image (H x W x 3 uint8)")
     clf = classifier or default_classifier()
-    quads = located_quads(image)
+    quads = located_quads(image, locator, localiser)
     if not quads:
         return []
     if accept_quad is not None:

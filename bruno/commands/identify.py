@@ -31,7 +31,7 @@ def identify(
 
     from vision.annotate import annotate as draw
     from vision.classify import default_classifier
-    from vision.recognise import recognise
+    from vision.recognise import default_locator, recognise
 
     try:
         classifier = default_classifier()
@@ -51,7 +51,7 @@ def identify(
             why = "no such file" if not path.exists() else "not a readable image"
             print(f"bruno: error: {path}: {why}; give a JPEG or PNG photo", file=sys.stderr)
             continue
-        sightings = recognise(image, classifier)
+        sightings = recognise(image, classifier, locator=default_locator())
         if json_out:
             line = {"image": str(path), "cards": [s.to_json() for s in sightings]}
             print(json.dumps(line), flush=True)

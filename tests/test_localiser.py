@@ -1,0 +1,154 @@
+"""The learned card localiser: its training labels, its box decoding, and the shipped model on
+real photos it was not trained on (skipped without ../shared/data or the model)."""
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from evaluation.card_scenes import SHIPPED_TEST_PHOTOS, UNO_FACE, labelled_photos
+from evaluation.localiser import quad_iou, read_box
+from evaluation.shared_data import shared_data_dir
+from synth.composites import CORE_SCALE, UNO_BACK, card_quad, make_composite
+from synth.render import render_face, render_table
+from vision.localise_model import LOCALISER_PATH, CardLocaliser
+from vision.recognise import default_locator, recognise
+
+needs_model = pytest.mark.skipif(not LOCALISER_PATH.is_file(), reason="no shipped localiser")
+needs_data = pytest.mark.skipif(
+    not (shared_data_dir() / "cards-wide" / "labels.csv").is_file()
+    or not LOCALISER_PATH.is_file(), reason="shared data (../shared/data) or localiser absent")
+
+
+def test_a_composites_cores_lie_on_its_cards_and_each_card_has_its_own():
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        _, classes, core = make_composite(rng)
+        assert not ((core == 1) & (classes == 0)).any()
+        assert set(np.unique(classes)) <= {0, 1, 2, 3, 255}
+
+
+def test_cards_in_a_touching_row_get_apart_cores():
+    from synth.composites import _labels, _Layer
+
+    h, w = 120, 300
+    quads = [card_quad((40 + 45 * i, 60), 66, 0.0, np.random.default_rng(i), tilt=0.0)
+             for i in range(5)]
+    classes, core = _labels([_Layer(q, UNO_BACK, True) for q in quads], np.zeros((h, w), np.uint8),
+                            h, w)
+    count, _ = cv2.connectedComponents((core == 1).astype(np.uint8))
+    assert count - 1 == 5
+    assert (classes == UNO_BACK).sum() > 5 * 0.9 * 44 * 66 * 0.9
+
+
+@needs_model
+def test_the_shipped_localiser_boxes_rendered_cards_where_they_are():
+    rng = np.random.default_rng(5)
+    image = render_table(720, 1280, rng)
+    truth = []
+    for k, (x, y) in enumerate(((300, 300), (700, 420), (1050, 250))):
+        quad = card_quad((x, y), 260, 30.0 * k, rng, tilt=0.0)
+        face = render_face(["r_5", "g_skip", "b_9"][k], rng)
+        src = np.float32([[0, 0], [199, 0], [199, 299], [0, 299]])
+        warp = cv2.warpPerspective(face, cv2.getPerspectiveTransform(src, quad), (1280, 720))
+        mask = cv2.warpPerspective(np.full((300, 200), 255, np.uint8),
+                                   cv2.getPerspectiveTransform(src, quad), (1280, 720))
+        image[mask > 0] = warp[mask > 0]
+        truth.append(quad)
+    boxes = CardLocaliser().locate(image)
+    faces = [b for b in boxes if b.kind == UNO_FACE]
+    assert len(faces) == 3
+    for quad in truth:
+        assert max(quad_iou(quad, b.quad) for b in faces) >= 0.7
+
+
+@needs_model
+def test_the_shipped_localiser_says_what_it_was_trained_on():
+    meta = CardLocaliser().metadata
+    assert json.loads(meta["classes"]) == ["background", "uno_face", "uno_back", "playing_card"]
+    assert float(meta["core_scale"]) == CORE_SCALE
+    assert set(json.loads(meta["held_out_photos"])) == set(SHIPPED_TEST_PHOTOS)
+
+
+def _photos(source: str, names: tuple[str, ...] = ()) -> list:
+    chosen = [p for p in labelled_photos() if p.source == source
+              and (not names or p.path.name in names)]
+    if not chosen:
+        pytest.skip(f"no {source} photos")
+    return chosen
+
+
+def _found_and_read(photo, localiser) -> tuple[int, int, int]:
+    """(cards, found with IoU >= 0.5 as their kind, found faces read right)."""
+    image = cv2.imread(str(photo.path))
+    boxes = localiser.locate(image)
+    found = right = 0
+    cards = [c for c in photo.cards if c.kind in ("uno_face", "uno_back")]
+    for card in cards:
+        ious = [quad_iou(card.quad, b.quad) if b.kind == card.kind else 0.0 for b in boxes]
+        if ious and max(ious) >= 0.5:
+            found += 1
+            if card.kind == UNO_FACE:
+                right += read_box(image, boxes[int(np.argmax(ious))].quad) == card.token
+    return len(cards), found, right
+
+
+# The shipped model's real-photo tests: photos it was never trained on. The wooden-table and
+# row photos are SHIPPED_TEST_PHOTOS (left out of its training); the light-table, hand and
+# French sources have no outlines and are never trained on by any localiser. The bars are a
+# little under what the shipped model measured on them (models/MODEL_CARD.md, 1 Dec 2026).
+
+WOOD_FOUND = 0.95  # measured 74 of 74 cards on the five held-out wooden-table photos
+WOOD_READ = 0.95  # measured 72 of 74 found cards read right
+ROW_READ = 3  # measured 4 of 4
+HAND_READ = 4  # measured 5 of 7 held cards read right (the classical locator alone: see card)
+LIGHT_READ = 0.9  # measured 15 of 15 (every 4th light-grey photo and both minimalist ones)
+FRENCH_FALSE_UNO = 0.05  # the issue's target; measured 0 in 22 photos
+
+
+@needs_data
+def test_cards_on_a_wooden_table_are_boxed_and_read():
+    cards = found = right = 0
+    localiser = CardLocaliser()
+    for photo in _photos("omar_masri_bicocca", SHIPPED_TEST_PHOTOS):
+        n, f, r = _found_and_read(photo, localiser)
+        cards, found, right = cards + n, found + f, right + r
+    assert cards >= 50
+    assert found / cards >= WOOD_FOUND, f"{found}/{cards} found"
+    assert right / found >= WOOD_READ, f"{right}/{found} read right"
+
+
+@needs_data
+def test_several_cards_in_a_row_are_each_boxed():
+    (photo,) = _photos("r3xol_row", ("r3_3_earlier.jpg",))
+    cards, found, right = _found_and_read(photo, CardLocaliser())
+    assert cards == 4 and found == 4 and right >= ROW_READ
+
+
+@needs_data
+def test_a_card_held_in_a_hand_is_found_and_read():
+    photos = _photos("stefanpe95_webcam")
+    right = sum(_single_read_right(p) for p in photos)
+    assert right >= HAND_READ, f"{right}/{len(photos)}"
+
+
+@needs_data
+def test_a_card_on_a_light_table_is_found_and_read():
+    photos = _photos("alinivan_mdx")[::4] + _photos("afsah_minimalista")
+    right = sum(_single_read_right(p) for p in photos)
+    assert right / len(photos) >= LIGHT_READ, f"{right}/{len(photos)}"
+
+
+@needs_data
+def test_a_french_deck_table_shows_no_uno_card():
+    photos = _photos("french_dev")
+    false_uno = sum(len(recognise(cv2.imread(str(p.path)), locator=default_locator()))
+                    for p in photos)
+    assert false_uno / len(photos) <= FRENCH_FALSE_UNO, f"{false_uno} in {len(photos)} photos"
+
+
+def _single_read_right(photo) -> bool:
+    sightings = recognise(cv2.imread(str(photo.path)), min_confidence=0.0,
+                          locator=default_locator())
+    return bool(sightings) and sightings[0].card == photo.cards[0].token

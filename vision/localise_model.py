@@ -1,0 +1,202 @@
+"""Where are the cards? The learned localiser: every card face and back, with an oriented box.
+
+The model (`models/localiser.onnx`, trained by `models/train_localiser.py` on composites)
+labels every pixel of the frame, shrunk to `working_width` on its long side, as background,
+`uno_face`, `uno_back` or `playing_card` (a French card), and marks each card's *core* (its
+outline shrunk to `core_scale` about its centre). Cores of cards that touch or overlap stay
+apart, so each connected core is one card: its smallest rotated rectangle, grown back by
+1 / `core_scale`, is the card's box, and the mean class probability over the core says what
+kind of card it is and how sure. Boxes are `vision.locate.Candidate`-like quads in image
+pixels, so `vision.rectify` and `vision.classify` read them as they read the classical
+locator's. onnxruntime only; no torch.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+KINDS = ("uno_face", "uno_back", "playing_card")
+
+MIN_CORE_PIXELS = 6
+"""A core smaller than this (pixels at the working size) is noise: the core of a card 15 px
+high, the smallest trained on, is about 40."""
+
+CORE_THRESHOLD = 2 / 3
+"""Core probability above which a pixel is part of a core. Training weighs a core pixel twice
+(`pos_weight` 2), which lifts the model's core probability so that an even chance reads as
+2/3; this is where the core's true edge lies. (At 0.5 the cores, and the boxes grown from
+them, came out about 20% too large on real photos.)"""
+
+CARD_THRESHOLD = 1 / 3
+"""A pixel is a card pixel when the background probability is below this: training weighs
+card pixels twice against background, which moves an even chance to 1/3 (at 0.5 the card
+masks of the wooden-table photos covered 1.1-1.3 times the cards)."""
+
+REGION_SLACK = 1.25
+REGION_AREA = (0.7, 1.3)
+"""A card's pixels are looked for within its grown-back core box widened by REGION_SLACK; their
+rectangle is its box when its area is within REGION_AREA of the grown-back core box (the
+pixel outline is sharper than a core grown back 1 / core_scale times)."""
+
+CLASSICAL_GATE = 0.5
+"""A classical locator's quad is added (`uno_face_quads`) when the localiser's mean UNO-face
+probability over it is at least this."""
+
+
+def shipped_localiser_path() -> Path:
+    """Where the installed `models` package keeps localiser.onnx (as `vision.classify`)."""
+    try:
+        return Path(str(resources.files("models").joinpath("localiser.onnx")))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parents[1] / "models" / "localiser.onnx"
+
+
+LOCALISER_PATH = shipped_localiser_path()
+
+
+@dataclass(frozen=True)
+class LocatedCard:
+    """A card the localiser found: `quad` 4x2 float32 image pixels (may reach past the image
+    edge for a card cut off by it), `area` in pixels², `kind` one of KINDS, `confidence` the
+    mean probability of that kind over the card's core."""
+
+    quad: np.ndarray
+    area: float
+    kind: str
+    confidence: float
+
+
+class CardLocaliser:
+    """An onnxruntime session over the localiser. `threads` = intra-op threads (1 = one core)."""
+
+    def __init__(self, path: Path | str = LOCALISER_PATH, threads: int = 1) -> None:
+        import onnxruntime as ort
+
+        path = Path(path)
+        if not path.is_file():
+            raise FileNotFoundError(f"localiser model not found at {path}; run "
+                                    "`make train-cards`")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        self.metadata = dict(self.session.get_modelmeta().custom_metadata_map)
+        self.classes: tuple[str, ...] = tuple(json.loads(self.metadata["classes"]))
+        self.core_scale = float(self.metadata["core_scale"])
+        self.working_width = int(self.metadata["working_width"])
+        # The boxes' size correction, fitted on the real photos the model was trained on
+        # (`models.train_localiser.fit_box_scale`); 1 for a model without one.
+        self.box_scale = float(self.metadata.get("box_scale", "1.0"))
+        self._input = self.session.get_inputs()[0].name
+
+    def maps(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+        """(class probabilities [4, h, w], core probability [h, w], scale): the model's maps at
+        the working size, where `scale` = working size / image size."""
+        h, w = image.shape[:2]
+        scale = self.working_width / max(h, w)
+        sw, sh = max(16, round(w * scale)), max(16, round(h * scale))
+        small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
+        ph, pw = -sh % 16, -sw % 16  # the net halves four times
+        if ph or pw:
+            small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+        x = np.ascontiguousarray(small.transpose(2, 0, 1)[None], np.float32) / 255.0
+        out = self.session.run(None, {self._input: x})[0][0]
+        full = np.stack([cv2.resize(m, (sw + pw, sh + ph), interpolation=cv2.INTER_LINEAR)
+                         for m in out])[:, :sh, :sw]
+        logits = full[:4] - full[:4].max(axis=0, keepdims=True)
+        probs = np.exp(logits)
+        probs /= probs.sum(axis=0, keepdims=True)
+        core = 1.0 / (1.0 + np.exp(-full[4]))
+        return probs, core, scale
+
+    def locate(self, image: np.ndarray) -> list[LocatedCard]:
+        """Every card found in `image` (BGR uint8, any size), largest first."""
+        return self.analyse(image)[0]
+
+    def _box(self, core_xy: np.ndarray, region: np.ndarray) -> np.ndarray:
+        """The card's box at the working size: the rotated rectangle of its card pixels (those
+        nearest its core, within its grown-back core box widened by REGION_SLACK) when they
+        make a card-sized rectangle; else the grown-back core box (a card partly covered by
+        another, whose visible pixels are not the whole card)."""
+        guess = _grown_core_box(core_xy, self.core_scale)
+        centre = guess.mean(axis=0)
+        window = np.zeros(region.shape, np.uint8)
+        cv2.fillPoly(window, [np.int32(np.round(centre + (guess - centre) * REGION_SLACK))], 1)
+        ys, xs = np.nonzero(region & (window > 0))
+        if len(xs) < MIN_CORE_PIXELS:
+            return guess
+        (cx, cy), (rw, rh), angle = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32))
+        rect = cv2.boxPoints(((cx + 0.5, cy + 0.5), (rw + 1, rh + 1), angle))
+        ratio = abs(cv2.contourArea(rect)) / max(abs(cv2.contourArea(guess)), 1.0)
+        if not REGION_AREA[0] <= ratio <= REGION_AREA[1]:
+            return guess
+        return rect.astype(np.float32)
+
+    def analyse(self, image: np.ndarray) -> tuple[list[LocatedCard], np.ndarray, float]:
+        """(the cards found, largest first; the class probabilities [4, h, w] at the working
+        size; the working scale)."""
+        probs, core, scale = self.maps(image)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(
+            (core > CORE_THRESHOLD).astype(np.uint8), connectivity=8)
+        card = probs[0] < CARD_THRESHOLD
+        # Every card pixel goes to its nearest core, so cards that touch are cut apart.
+        _, nearest = cv2.distanceTransformWithLabels(
+            (labels == 0).astype(np.uint8), cv2.DIST_L2, 3, labelType=cv2.DIST_LABEL_CCOMP)
+        found: list[LocatedCard] = []
+        for k in range(1, count):
+            if stats[k, cv2.CC_STAT_AREA] < MIN_CORE_PIXELS:
+                continue
+            ys, xs = np.nonzero(labels == k)
+            kind_p = probs[1:, ys, xs].mean(axis=1)
+            kind = int(np.argmax(kind_p))
+            box = self._box(np.stack([xs, ys], axis=1), card & (nearest == nearest[ys[0], xs[0]]))
+            centre = box.mean(axis=0)
+            quad = ((centre + (box - centre) * self.box_scale) / scale).astype(np.float32)
+            found.append(LocatedCard(quad, float(cv2.contourArea(quad)), KINDS[kind],
+                                     float(kind_p[kind])))
+        found.sort(key=lambda c: -c.area)
+        return found, probs, scale
+
+
+def _grown_core_box(core_xy: np.ndarray, core_scale: float) -> np.ndarray:
+    """The card's box from its core's pixels alone: their rotated rectangle grown back."""
+    # Pixel centres span one pixel less than the core itself.
+    (cx, cy), (rw, rh), angle = cv2.minAreaRect(core_xy.astype(np.float32))
+    return cv2.boxPoints(((cx + 0.5, cy + 0.5), ((rw + 1) / core_scale, (rh + 1) / core_scale),
+                          angle)).astype(np.float32)
+
+
+def _mean_inside(prob: np.ndarray, quad: np.ndarray) -> float:
+    mask = np.zeros(prob.shape, np.uint8)
+    cv2.fillPoly(mask, [np.int32(np.round(quad))], 1)
+    inside = mask > 0
+    return float(prob[inside].mean()) if inside.any() else 0.0
+
+
+def uno_face_quads(image: np.ndarray, localiser: CardLocaliser,
+                   classical: list[np.ndarray] | None = None) -> list[np.ndarray]:
+    """The quads of the UNO faces the localiser found (4x2 image pixels, largest first); then,
+    when `classical` quads are given (`vision.locate`'s), those the localiser's own map says
+    mostly show an UNO face (mean `uno_face` probability >= CLASSICAL_GATE). Both outlines of
+    one card go on to the classifier; `vision.recognise` keeps the surer reading (a contour
+    that follows the card's printed border is often tighter than the localiser's box, and the
+    classifier was trained on such crops), while the gate keeps the classical quads off
+    French cards, chips and table patterns the localiser knows are no UNO face."""
+    cards, probs, scale = localiser.analyse(image)
+    quads = [c.quad for c in cards if c.kind == "uno_face"]
+    if classical:
+        quads += [q for q in classical if _mean_inside(probs[1], q * scale) >= CLASSICAL_GATE]
+    return quads
+
+
+@lru_cache(maxsize=4)
+def default_localiser(path: str = str(LOCALISER_PATH), threads: int = 1) -> CardLocaliser:
+    """The shared localiser for `path` (loaded once per process)."""
+    return CardLocaliser(path, threads)
