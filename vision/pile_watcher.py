@@ -284,6 +284,7 @@ class _WaitingRead:
     last_read_t: float = float("-inf")
     caught_up: bool = False  # the reference took in the card's surroundings once uncovered
     others: bool = False  # another hand (or one not named) came over the pile meanwhile
+    fallback: CardReading | None = None  # `frames` read, once asked for before it settles
 
 
 @dataclass
@@ -443,7 +444,7 @@ class PileWatcher:
             self._adopt(crop, hull)  # a shadow or glare over the top card, not a new card
             return []
         if self.played and hand_over and \
-                _matches(crop, self.played[-1].before, hull, REMOVAL_MAYBE_MATCH):
+                _matches(crop, self.played[-1].before, hull & changed, REMOVAL_MAYBE_MATCH):
             return []  # the card under the top one shows: a take-back, once the hand is gone
         if self.played and _matches(crop, self.played[-1].before, hull, REMOVAL_MATCH):
             settled = self._settle_waiting()  # a card taken back before it was read
@@ -573,7 +574,8 @@ class PileWatcher:
         if waiting is None:
             return []
         played = waiting.played
-        reading = vote_readings(waiting.readings) or self._read(played.hull, waiting.frames)
+        reading = vote_readings(waiting.readings) or waiting.fallback or \
+            self._read(played.hull, waiting.frames)
         if reading is None:
             self.unread.append(played.t_s)
             if played in self.played:
@@ -633,8 +635,33 @@ class PileWatcher:
                     still >= STILL_THERE_MATCH * (still + under):
                 return True
         now, before = _card_colour(crop[hull]), _card_colour(self.reference[last.hull])
-        return now is not None and before is not None and \
-            float(np.abs(now - before).sum()) >= COLOUR_APART
+        if now is not None and before is not None and \
+                float(np.abs(now - before).sum()) >= COLOUR_APART:
+            return True
+        return self._reads_another(last, hull)
+
+    def _reads_another(self, last: _Played, hull: np.ndarray) -> bool:
+        """Does the reader see another card in the patch than the last card, both sure? A card
+        of a pale print (its white oval most of it) has no colour of its own to tell it by
+        (rendered multi-card plays: a blue 5 stacked on a red 5, taken for the 5 nudged and
+        read as the blue one at the red one's time). A nudged card reads as itself."""
+        before = self._last_reading(last)
+        if before is None or before.confidence < self.read_sure:
+            return False
+        now = self._read(hull, [self.recent_frames[-1]])
+        return now is not None and now.confidence >= self.read_sure and now.card != before.card
+
+    def _last_reading(self, last: _Played) -> CardReading | None:
+        """What the last card reads as: its card once read, else its readings so far or those
+        of the frames it was confirmed in (kept: they are the fallback when it settles)."""
+        if last.card is not None:
+            return CardReading(last.card, 1.0)
+        waiting = self.waiting
+        if waiting is None or waiting.played is not last:
+            return None
+        if not waiting.readings and waiting.fallback is None:
+            waiting.fallback = self._read(last.hull, waiting.frames)
+        return vote_readings(waiting.readings) or waiting.fallback
 
     def _shifted_pile(self, hull: np.ndarray, crop: np.ndarray) -> bool:
         """Does what changed in the patch show what the pile showed a nudge away (the last
