@@ -50,7 +50,7 @@ CARD_OFFSET_CARDS = 0.22
 ADJUST_AFTER_S = 0.15
 """A nudged card moves this long after it first lands; its truth `t` is after the nudge."""
 
-FAN_OFFSET_CARDS = (0.15, 0.3)
+FAN_OFFSET_CARDS = (0.2, 0.4)
 """A card of a multi-card play lands this many card heights from the one before, further along
 the play's fan (one direction for the play, as cards fanned in a hand lie; the fan is centred
 where the hand aims, so a fan of four stays on the pile) ..."""

@@ -171,6 +171,10 @@ COLOUR_APART = 0.3
 of the four colours put their weight on other channels (far above this), while one card under
 a hand's shadow keeps its shares (brightness drops out of a chromaticity)."""
 
+LIFTED_MAX_COVER = 0.05
+"""A hand let go of the last card in a frame where no arm covered more than this fraction of
+its patch."""
+
 SAME_REST_S = 0.07
 """A patch that came to rest within this of the last card (two frames at 30 fps) is more of
 that card, not another one."""
@@ -197,6 +201,11 @@ hand may cover a third of it)."""
 SEAT_WINDOW_S = 0.3
 """The hand that placed a card is the one nearest it during this long before it came to rest."""
 
+SAME_HAND_S = 1.6
+"""A card no arm was seen laying, within this of the last card (the longest gap between two
+cards of one multi-card play, 1.5 s, and a frame or two), with no other seat's hand over the
+pile meanwhile, is the last card's hand's."""
+
 SEAT_TIP_RADIUS_CARDS = 1.0
 """... and its tip is within this many card heights of the card's centre."""
 
@@ -214,6 +223,10 @@ heights) around a card just confirmed."""
 
 READ_FRAMES = 3
 """A new card is read in this many of the latest still frames, and the readings voted on."""
+
+COVERED_MAX = 0.25
+"""A waiting card is not read in a frame where more than this fraction of its place shows
+something else at rest than the card did when it was confirmed."""
 
 READ_SPACING_S = 0.3
 """... taken at least this far apart: a hand that rests on the card a moment after laying it
@@ -490,6 +503,12 @@ class PileWatcher:
                 a.seat != seat for a in arms if self._tip_over(a))
         if frame.t_s <= waiting.confirmed_t or self._arm_over(arms):
             return []
+        if self._card_pending() or self._covered(waiting.played):
+            # Another card came to rest (the same hand's next one, laid before the hand left):
+            # read now, this would be read as that one, and caught up, it would be taken in
+            # as this card's uncovered part. It is confirmed first; this one settles then,
+            # with the readings from before it came (or of the frames it was confirmed in).
+            return []
         if not waiting.caught_up:
             # Until it is done: the hand that just left may still move at the pile's edge.
             waiting.caught_up = self._catch_up(waiting.played, waiting.others)
@@ -508,6 +527,31 @@ class PileWatcher:
         if waiting.clean_frames >= READ_FRAMES:
             return self._settle_waiting()
         return []
+
+    def _card_pending(self) -> bool:
+        """Is there a card-shaped patch at rest that differs from the reference (a card not yet
+        confirmed: a hand still moves over part of it, or it waits to be told from an
+        adjustment)? Found as `_confirm` finds one: all such pixels, those that came to rest
+        lately, or with the latest ones."""
+        changed = l1_distance(self.previous, self.reference) > CHANGE_L1
+        resting = changed & (self.still_frames >= STABLE_FRAMES)
+        if not resting.any():
+            return False
+        youngest = int(self.still_frames[resting].min())
+        return any(self._card_patch(part) is not None for part in (
+            resting, resting & (self.still_frames <= RECENT_FRAMES),
+            resting & (self.still_frames <= youngest + TOGETHER_FRAMES)))
+
+    def _covered(self, played: _Played) -> bool:
+        """Does something at rest cover more than COVERED_MAX of the card's place, as the
+        reference holds it (a card laid on it, or a hand resting on it, spoils its reading)?
+        The place is where the reference differs from the pile before the card, near its
+        patch: the patch may be only the part of it that was uncovered last."""
+        near = _grown(played.hull, round(WHOLE_CARD_REACH_CARDS * self.card_height_px))
+        place = near & (l1_distance(self.reference, played.before) > CHANGE_L1) | played.hull
+        over = (l1_distance(self.previous, self.reference) > CHANGE_L1) & place & \
+            (self.still_frames >= STABLE_FRAMES)
+        return bool(over.sum() > COVERED_MAX * place.sum())
 
     def _catch_up(self, played: _Played, others: bool) -> bool:
         """The first still frame with no hand over the pile after a card was confirmed: around
@@ -604,7 +648,7 @@ class PileWatcher:
         if seat is not None and seat == last.seat:
             # A patch by the same seat on or right beside the last card is that card, moved or
             # uncovered by the leaving hand, unless it is the next card of a multi-card play.
-            return touches and not self._next_card_of_play(last, hull, crop)
+            return touches and not self._next_card_of_play(last, hull, crop, rest_t)
         if seat is None and touches and (overlap < REMAINDER_MAX_IOU or not self.hand_left):
             # Beside the last card and hardly over it, or placed while the last card's hand
             # never left and no other hand was seen: the part of it a hand had covered.
@@ -615,30 +659,56 @@ class PileWatcher:
         # same patch as the last card.
         return seat is None and overlap >= ADJUST_UNSEEN_MIN_OVERLAP
 
-    def _next_card_of_play(self, last: _Played, hull: np.ndarray, crop: np.ndarray) -> bool:
+    def _next_card_of_play(self, last: _Played, hull: np.ndarray, crop: np.ndarray,
+                           rest_t: float) -> bool:
         """Is this patch another card laid by the hand that laid the last one (two to four
         cards at once, one after another), not the last card moved? Yes when the last card
         still lies where it was beside the patch (fanned), or when the patch is another
-        colour (laid squarely on it). Two cards of one colour laid squarely on each other
-        cannot be told from a nudge: that stays an adjustment."""
+        colour or reads as another card (laid squarely on it). Two identical cards laid
+        squarely on each other cannot be told from a nudge: that stays an adjustment."""
+        spread = not self._card_sized_mask(hull | last.hull)
+        beside = spread and self._still_there(last, hull, crop)
+        if self._lifted_off(last, rest_t) and (beside or self._another(last, hull, crop)):
+            # The hand let go of the last card and came again (a nudge moves the card it
+            # holds), with more than one card's place and the last card still where it lay,
+            # or with another card. Asked before the pile a nudge away: a card like the last
+            # one shows it a nudge away everywhere (two red 5s fanned; a green skip squarely
+            # on a red one, on a green table).
+            return True
         if self._shifted_pile(hull, crop):
             return False
         over_last = _iou(hull, last.hull) >= REMAINDER_MAX_IOU
-        if over_last or not self._card_sized_mask(hull | last.hull):
-            # Where the last card differed from what lay under it, beyond the patch: a card
-            # moved shows what lay under it there again, a card still lying there itself.
-            beyond = last.hull & ~_grown(hull, 1) & \
-                (l1_distance(self.reference, last.before) > CHANGE_L1)
-            still = int((beyond & (l1_distance(crop, self.reference) <= CHANGE_L1)).sum())
-            under = int((beyond & (l1_distance(crop, last.before) <= CHANGE_L1)).sum())
-            if still >= STILL_THERE_MIN_CARDS * self.card_area and \
-                    still >= STILL_THERE_MATCH * (still + under):
-                return True
+        if (over_last or spread) and self._still_there(last, hull, crop):
+            return True
+        return self._another(last, hull, crop)
+
+    def _another(self, last: _Played, hull: np.ndarray, crop: np.ndarray) -> bool:
+        """Is the patch another colour than the last card, or read as another card?"""
         now, before = _card_colour(crop[hull]), _card_colour(self.reference[last.hull])
         if now is not None and before is not None and \
                 float(np.abs(now - before).sum()) >= COLOUR_APART:
             return True
         return self._reads_another(last, hull)
+
+    def _still_there(self, last: _Played, hull: np.ndarray, crop: np.ndarray) -> bool:
+        """Where the last card differed from what lay under it, beyond the patch: a card
+        moved shows what lay under it there again, a card still lying there itself."""
+        beyond = last.hull & ~_grown(hull, 1) & \
+            (l1_distance(self.reference, last.before) > CHANGE_L1)
+        still = int((beyond & (l1_distance(crop, self.reference) <= CHANGE_L1)).sum())
+        under = int((beyond & (l1_distance(crop, last.before) <= CHANGE_L1)).sum())
+        return still >= STILL_THERE_MIN_CARDS * self.card_area and \
+            still >= STILL_THERE_MATCH * (still + under)
+
+    def _lifted_off(self, last: _Played, rest_t: float) -> bool:
+        """Was there a frame between the last card and this patch in which no arm covered the
+        last card's place (the hand let go of it and came again)?"""
+        ys, xs = np.nonzero(last.hull)
+        xs = xs + self.region_px[0]
+        ys = ys + self.region_px[1]
+        most = LIFTED_MAX_COVER * len(xs)
+        return any(all(a.covers(xs, ys) <= most for a in arms)
+                   for t, arms in self.arm_history if last.t_s < t < rest_t)
 
     def _reads_another(self, last: _Played, hull: np.ndarray) -> bool:
         """Does the reader see another card in the patch than the last card, both sure? A card
@@ -747,7 +817,23 @@ class PileWatcher:
             near = [n for n in near if n[0] <= radius2]
             if near:
                 nearest.append(min(near, key=lambda n: n[0])[1])
-        return vote_share(holding) if holding else vote_share(nearest)
+        seat = vote_share(holding) if holding else vote_share(nearest)
+        return seat if seat[0] is not None else self._same_hand(rest_t)
+
+    def _same_hand(self, rest_t: float) -> tuple[int | None, float | None]:
+        """The seat of a card no arm was seen near: the last card's, when it came to rest
+        within SAME_HAND_S of it and every arm seen over the pile since was that seat's. A
+        hand that lays several cards in a row rests over the pile so long that the arm
+        tracker takes the still arm into its background (rendered multi-card plays: no arm in
+        the 0.35 s before the third card of a play 1.2 s and 1.0 s apart)."""
+        last = self.played[-1] if self.played else None
+        if last is None or last.seat is None or not 0 < rest_t - last.t_s <= SAME_HAND_S:
+            return None, None
+        for t, arms in self.arm_history:
+            if last.t_s <= t <= rest_t and any(
+                    a.seat != last.seat for a in arms if self._tip_over(a)):
+                return None, None
+        return last.seat, last.seat_share
 
     def _read(self, hull: np.ndarray, frames: list[Frame]) -> CardReading | None:
         ys, xs = np.nonzero(hull)
