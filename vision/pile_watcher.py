@@ -228,6 +228,10 @@ COVERED_MAX = 0.25
 """A waiting card is not read in a frame where more than this fraction of its place shows
 something else at rest than the card did when it was confirmed."""
 
+NEXT_CARD_MARGIN_S = 0.2
+"""A waiting card's reading from a frame less than this before the next card came to rest, or
+after, is not trusted: the hand bringing that card covers the place first."""
+
 READ_SPACING_S = 0.3
 """... taken at least this far apart: a hand that rests on the card a moment after laying it
 (its tip outside the pile region, so no hand seems to be over the pile) spoils the readings
@@ -293,6 +297,7 @@ class _WaitingRead:
     confirmed_t: float
     frames: list[Frame]
     readings: list[CardReading] = field(default_factory=list)
+    read_at: list[float] = field(default_factory=list)  # the frame time of each reading
     clean_frames: int = 0
     last_read_t: float = float("-inf")
     caught_up: bool = False  # the reference took in the card's surroundings once uncovered
@@ -478,7 +483,7 @@ class PileWatcher:
             last.hull = hull
             self.came_to_rest = hull
             return []
-        settled = self._settle_waiting()  # the card before this one is read now, or never
+        settled = self._settle_waiting(rest_t)  # the card before is read now, or never
         self.hand_left = False
         played = _Played(None, seat, rest_t, hull, self.reference.copy(), seat_share)
         self.played.append(played)
@@ -524,6 +529,7 @@ class PileWatcher:
         waiting.clean_frames += 1
         if reading is not None:
             waiting.readings.append(reading)
+            waiting.read_at.append(frame.t_s)
         if waiting.clean_frames >= READ_FRAMES:
             return self._settle_waiting()
         return []
@@ -611,12 +617,18 @@ class PileWatcher:
         cv2.fillConvexPoly(box, np.round(cv2.boxPoints(rect)).astype(np.int32), 1)
         return box > 0
 
-    def _settle_waiting(self) -> list[Event]:
+    def _settle_waiting(self, next_t: float = float("inf")) -> list[Event]:
         """Emit the waiting card with the readings of clean frames, else of the frames it was
-        confirmed in."""
+        confirmed in. `next_t`: when the card after it came to rest; readings from frames
+        NEXT_CARD_MARGIN_S before it on may have read that card (laid on it by the same hand,
+        while nothing seemed to lie on it yet), and are dropped."""
         waiting, self.waiting = self.waiting, None
         if waiting is None:
             return []
+        kept = [r for r, t in zip(waiting.readings, waiting.read_at, strict=True)
+                if t < next_t - NEXT_CARD_MARGIN_S]
+        if len(kept) < len(waiting.readings):
+            waiting.readings, waiting.fallback = kept, None
         played = waiting.played
         reading = vote_readings(waiting.readings) or waiting.fallback or \
             self._read(played.hull, waiting.frames)
