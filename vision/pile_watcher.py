@@ -173,7 +173,11 @@ a hand's shadow keeps its shares (brightness drops out of a chromaticity)."""
 
 LIFTED_MAX_COVER = 0.05
 """A hand let go of the last card in a frame where no arm covered more than this fraction of
-its patch."""
+its patch, and no more than this fraction of it looked otherwise than when confirmed ..."""
+
+LIFT_MIN_S = 0.25
+"""... at least this long after it: a hand takes longer to let go of a card, lift off it and
+come again with the next."""
 
 SAME_REST_S = 0.07
 """A patch that came to rest within this of the last card (two frames at 30 fps) is more of
@@ -461,8 +465,7 @@ class PileWatcher:
         if _explained_by_light(crop[hull & changed], self.reference[hull & changed]):
             self._adopt(crop, hull)  # a shadow or glare over the top card, not a new card
             return []
-        if self.played and hand_over and \
-                _matches(crop, self.played[-1].before, hull & changed, REMOVAL_MAYBE_MATCH):
+        if self.played and hand_over and self._taking_back(crop, hull, changed, t):
             return []  # the card under the top one shows: a take-back, once the hand is gone
         if self.played and _matches(crop, self.played[-1].before, hull, REMOVAL_MATCH):
             settled = self._settle_waiting()  # a card taken back before it was read
@@ -492,6 +495,20 @@ class PileWatcher:
         self.came_to_rest = hull
         self.waiting = _WaitingRead(played, t, list(self.recent_frames))
         return settled
+
+    def _taking_back(self, crop: np.ndarray, hull: np.ndarray, changed: np.ndarray,
+                     t: float) -> bool:
+        """While a hand is over the pile: may the patch be the top card being taken back (half
+        of it shows the card under the top one)? Not when that half is only where the patch
+        looks like what lay under (a red 5 on a red 3 that lay on a red card: their fields)
+        and another seat's hand laid it: a new card."""
+        before = self.played[-1].before
+        if not _matches(crop, before, hull, REMOVAL_MAYBE_MATCH):
+            return False
+        if _matches(crop, before, hull & changed, REMOVAL_MAYBE_MATCH):
+            return True
+        seat, _ = self._seat(hull, self._rest_time(crop, hull, t))
+        return seat is None or seat == self.played[-1].seat
 
     # -- reading a card --------------------------------------------------------------------
 
@@ -548,13 +565,16 @@ class PileWatcher:
             resting, resting & (self.still_frames <= RECENT_FRAMES),
             resting & (self.still_frames <= youngest + TOGETHER_FRAMES)))
 
+    def _place(self, played: _Played) -> np.ndarray:
+        """The card's place as the reference holds it: where it differs from the pile before
+        the card, near its patch (the patch may be only the part of it uncovered last)."""
+        near = _grown(played.hull, round(WHOLE_CARD_REACH_CARDS * self.card_height_px))
+        return near & (l1_distance(self.reference, played.before) > CHANGE_L1) | played.hull
+
     def _covered(self, played: _Played) -> bool:
         """Does something at rest cover more than COVERED_MAX of the card's place, as the
-        reference holds it (a card laid on it, or a hand resting on it, spoils its reading)?
-        The place is where the reference differs from the pile before the card, near its
-        patch: the patch may be only the part of it that was uncovered last."""
-        near = _grown(played.hull, round(WHOLE_CARD_REACH_CARDS * self.card_height_px))
-        place = near & (l1_distance(self.reference, played.before) > CHANGE_L1) | played.hull
+        reference holds it (a card laid on it, or a hand resting on it, spoils its reading)?"""
+        place = self._place(played)
         over = (l1_distance(self.previous, self.reference) > CHANGE_L1) & place & \
             (self.still_frames >= STABLE_FRAMES)
         return bool(over.sum() > COVERED_MAX * place.sum())
@@ -679,8 +699,9 @@ class PileWatcher:
         colour or reads as another card (laid squarely on it). Two identical cards laid
         squarely on each other cannot be told from a nudge: that stays an adjustment."""
         spread = not self._card_sized_mask(hull | last.hull)
-        beside = spread and self._still_there(last, hull, crop)
-        if self._lifted_off(last, rest_t) and (beside or self._another(last, hull, crop)):
+        beside = spread and self._still_there(last, hull, crop, self._place(last))
+        if self._lifted_off(last, rest_t) and self._alone(last.seat, rest_t) and \
+                (beside or self._another(last, hull, crop)):
             # The hand let go of the last card and came again (a nudge moves the card it
             # holds), with more than one card's place and the last card still where it lay,
             # or with another card. Asked before the pile a nudge away: a card like the last
@@ -702,24 +723,42 @@ class PileWatcher:
             return True
         return self._reads_another(last, hull)
 
-    def _still_there(self, last: _Played, hull: np.ndarray, crop: np.ndarray) -> bool:
+    def _still_there(self, last: _Played, hull: np.ndarray, crop: np.ndarray,
+                     place: np.ndarray | None = None) -> bool:
         """Where the last card differed from what lay under it, beyond the patch: a card
-        moved shows what lay under it there again, a card still lying there itself."""
-        beyond = last.hull & ~_grown(hull, 1) & \
+        moved shows what lay under it there again, a card still lying there itself. `place`:
+        the last card's place, when not its patch."""
+        where = last.hull if place is None else place
+        beyond = where & ~_grown(hull, 1) & \
             (l1_distance(self.reference, last.before) > CHANGE_L1)
         still = int((beyond & (l1_distance(crop, self.reference) <= CHANGE_L1)).sum())
         under = int((beyond & (l1_distance(crop, last.before) <= CHANGE_L1)).sum())
         return still >= STILL_THERE_MIN_CARDS * self.card_area and \
             still >= STILL_THERE_MATCH * (still + under)
 
+    def _alone(self, seat: int | None, rest_t: float) -> bool:
+        """Was no other seat's arm over the pile in the SEAT_WINDOW_S before `rest_t`? (A
+        jump-in's card, still in its hand, may rest before the last card's hand has left:
+        webcam game 301, 44.4 s.)"""
+        return all(a.seat == seat for t, arms in self.arm_history
+                   if rest_t - SEAT_WINDOW_S <= t <= rest_t for a in arms if self._tip_over(a))
+
     def _lifted_off(self, last: _Played, rest_t: float) -> bool:
-        """Was there a frame between the last card and this patch in which no arm covered the
-        last card's place (the hand let go of it and came again)?"""
+        """Did the hand let go of the last card and come again: at least LIFT_MIN_S between
+        the two, and a frame between in which no arm's tip was over the pile, no arm covered
+        the last card's patch and the patch showed the card as confirmed? (A card's uncovered
+        part comes to rest a few frames after the card, under arms the tracker may not see
+        every frame: webcam game 301, 26.47 s; a jump-in's arm taken for the leaving one, the
+        two one blob over the pile, lays its card while that one never left: 44.4 s.)"""
+        if rest_t - last.t_s < LIFT_MIN_S:
+            return False
         ys, xs = np.nonzero(last.hull)
         xs = xs + self.region_px[0]
         ys = ys + self.region_px[1]
         most = LIFTED_MAX_COVER * len(xs)
-        return any(all(a.covers(xs, ys) <= most for a in arms)
+        crops = dict(self.history)
+        return any(all(a.covers(xs, ys) <= most for a in arms) and t in crops and
+                   _matches(crops[t], self.reference, last.hull, 1 - LIFTED_MAX_COVER)
                    for t, arms in self.arm_history if last.t_s < t < rest_t)
 
     def _reads_another(self, last: _Played, hull: np.ndarray) -> bool:
