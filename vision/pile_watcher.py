@@ -25,7 +25,13 @@ frame comes in time (a hand lingers, the next card lands), the frames at confirm
 A card whose pixels show the card under it again is a take-back (`card_removed`); a small
 shift of the last card by the same hand soon after is an adjustment. Another card from that
 hand soon after (a multi-card play: laid beside the last, fanned, or squarely on it) is a card
-of its own: the last card still shows where it lay beside it, or it is another colour.
+of its own: the last card still shows where it lay beside it, or it is another colour, or it
+reads as another card; once the hand let go of the last card in between, that is asked before
+whether the patch shows the pile a nudge away (a card like the last one always does). While a
+card waits to be read, the next one may land on it: no reading is taken then (nor is the pile
+around it caught up, which would take the next card in as its uncovered part), and readings
+from just before the next card came to rest are dropped; a card no arm was seen laying, soon
+after the last one by the same hand, is that hand's.
 """
 
 from __future__ import annotations
