@@ -211,6 +211,14 @@ is."""
 READ_SURE = RuleSet().min_card_confidence
 """A reading this confident is sure: the referee's own bar."""
 
+STAYED_MIN = 0.25
+"""A card stays where it landed: once the hand has gone, at least this fraction of the pixels
+of its patch that differed from the pile before it when it was confirmed still differ. What
+goes with the hand is no card: the still middle of a plain sleeve lying across the pile (its
+ends moving, its middle unchanged from frame to frame) is card-shaped under a reach for a draw
+pile, and then the pile shows as before (rendered webcam game 304, 3.0 s: 0.0; on webcam games
+301-306 every real card kept at least 0.46)."""
+
 READ_PAD_CARDS = 0.15
 """The crop given to the reader is the card's patch turned square to the image, with this
 fraction of its size added on each side: the reader may read the patch itself as the card, or
@@ -251,6 +259,14 @@ class _WaitingRead:
     last_read_t: float = float("-inf")
     caught_up: bool = False  # the reference took in the card's surroundings once uncovered
     others: bool = False  # another hand (or one not named) came over the pile meanwhile
+    differed: float = 1.0  # the fraction of its patch that differed from the pile before it
+    stayed: list[float] = field(default_factory=list)  # ... still differs, per clean frame
+
+    def landed(self) -> bool:
+        """Did this change come as a card comes: brought by an arm that was seen, and still
+        there once the hand had gone (STAYED_MIN)? Frames never clean say nothing against it."""
+        kept = [s / max(self.differed, 1e-6) for s in self.stayed]
+        return self.played.seat is not None and (not kept or float(np.median(kept)) >= STAYED_MIN)
 
 
 @dataclass
@@ -279,6 +295,7 @@ class PileWatcher:
         self.stale_since = np.full(self.shape, np.inf)
         self.base_level: np.ndarray | None = None
         self.clip_floor = np.full(3, CLIPPED_LEVEL, np.float32)  # CLIPPED_LEVEL, scaled
+        self.clipped = np.zeros((*self.shape, 3), bool)  # the latest crop's clipped channels
         self.hand_left = True  # no hand over the pile since the last card was confirmed
         self.waiting: _WaitingRead | None = None
         self.moving: np.ndarray | None = None
@@ -304,6 +321,7 @@ class PileWatcher:
         t = frame.t_s
         self.came_to_rest = None
         crop, clipped = self._crop(frame.small)
+        self.clipped = clipped
         self._remember(t, crop, frame, arms)
         if self.reference is None:
             self.reference = crop
@@ -356,15 +374,31 @@ class PileWatcher:
         clipped = raw >= CLIPPED_LEVEL  # per channel
         return crop, clipped
 
-    def _differs(self, crop: np.ndarray, clipped: np.ndarray) -> np.ndarray:
-        """Pixels that differ from the reference by more than CHANGE_L1. A clipped channel
-        counts for the least it may differ: its value is at least the clip level (scaled like
-        the crop), so it differs by how far the reference lies below that, or not at all."""
+    def _differs(self, crop: np.ndarray, clipped: np.ndarray,
+                 reference: np.ndarray | None = None) -> np.ndarray:
+        """Pixels that differ from the reference (or `reference`) by more than CHANGE_L1."""
+        reference = self.reference if reference is None else reference
+        return l1_distance(self._as_seen(crop, clipped, reference), reference) > CHANGE_L1
+
+    def _as_seen(self, crop: np.ndarray, clipped: np.ndarray, reference: np.ndarray
+                 ) -> np.ndarray:
+        """`crop` with each clipped channel at the least it may differ from `reference`: its
+        value is at least the clip level (scaled like the crop), so it differs by how far the
+        reference lies below that, or not at all."""
         if not clipped.any():
-            return l1_distance(crop, self.reference) > CHANGE_L1
-        bound = np.maximum(self.reference, self.clip_floor)
-        seen = np.where(clipped, bound, crop).astype(np.float32)
-        return l1_distance(seen, self.reference) > CHANGE_L1
+            return crop
+        bound = np.maximum(reference, self.clip_floor)
+        return np.where(clipped, bound, crop).astype(np.float32)
+
+    def _shows_before(self, crop: np.ndarray, played: _Played, hull: np.ndarray,
+                      fraction: float) -> bool:
+        """Does `fraction` of `hull` show the pile as it was before `played` came? Clipped
+        channels are taken at their bound: after an exposure step up, the white oval of the
+        card under a taken-back one clips where it did not before (rendered webcam game 306,
+        57.0 s: 64 % of the patch matched as read, 99 % as bounded, and the take-back was a
+        phantom new card)."""
+        seen = self._as_seen(crop, self.clipped, played.before)
+        return _matches(seen, played.before, hull, fraction)
 
     def _remember(self, t: float, crop: np.ndarray, frame: Frame, arms: list[Arm]) -> None:
         self.history.append((t, crop))
@@ -409,9 +443,9 @@ class PileWatcher:
             self._adopt(crop, hull)  # a shadow or glare over the top card, not a new card
             return []
         if self.played and hand_over and \
-                _matches(crop, self.played[-1].before, hull, REMOVAL_MAYBE_MATCH):
+                self._shows_before(crop, self.played[-1], hull, REMOVAL_MAYBE_MATCH):
             return []  # the card under the top one shows: a take-back, once the hand is gone
-        if self.played and _matches(crop, self.played[-1].before, hull, REMOVAL_MATCH):
+        if self.played and self._shows_before(crop, self.played[-1], hull, REMOVAL_MATCH):
             settled = self._settle_waiting()  # a card taken back before it was read
             gone = self.played.pop()
             # All of where it lay shows what was under it again, not only what shows yet.
@@ -437,7 +471,8 @@ class PileWatcher:
         del self.played[:-8]
         self._adopt(crop, hull)
         self.came_to_rest = hull
-        self.waiting = _WaitingRead(played, t, list(self.recent_frames))
+        differed = float(self._differs(crop, self.clipped, played.before)[hull].mean())
+        self.waiting = _WaitingRead(played, t, list(self.recent_frames), differed=differed)
         return settled
 
     # -- reading a card --------------------------------------------------------------------
@@ -468,6 +503,9 @@ class PileWatcher:
         sure = [r for r in readings if r.confidence >= READ_SURE]
         reading = sure[0] if sure else max(readings, key=lambda r: r.confidence, default=None)
         waiting.clean_frames += 1
+        played = waiting.played
+        waiting.stayed.append(
+            float(self._differs(self.previous, self.clipped, played.before)[played.hull].mean()))
         if reading is not None:
             waiting.readings.append(reading)
         if waiting.clean_frames >= READ_FRAMES:
@@ -540,6 +578,16 @@ class PileWatcher:
             return []
         played = waiting.played
         reading = vote_readings(waiting.readings) or self._read(played.hull, waiting.frames)
+        if reading is not None and reading.confidence < READ_SURE and not waiting.landed():
+            # The reader's weak guess at a change no arm was seen bringing (a glare drifting
+            # over the pile), or that went with the hand: the watcher saw no card come.
+            if played in self.played:
+                self.played.remove(played)
+            # Where the pile shows as it was before, that is what it is (not the arm taken in).
+            back = _grown(played.hull, 1) & \
+                ~self._differs(self.previous, self.clipped, played.before)
+            self.reference[back] = played.before[back]
+            return []
         if reading is None:
             self.unread.append(played.t_s)
             if played in self.played:
