@@ -128,6 +128,18 @@ LIGHT_MAX_RATIO_SPREAD = 0.12
 """... and whose brightness changed by much the same factor everywhere (interquartile range
 of the ratio below this fraction of it) is a shadow or glare over the top card."""
 
+GLARE_MAX_CHROMA = 0.08
+"""A card-shaped change whose pixels keep their colour this well (median chromaticity change)
+..."""
+
+GLARE_MAX_SPREAD = 0.3
+"""... and whose brightness changed by a factor that varies smoothly over it (a quadratic in x
+and y fits the log of the factor to an interquartile range below this) is a glare spot or a
+hotspot moving over the pile. A glare crossing a webcam's pile (the tilted test clip's, 4.7
+s): 0.030 and 0.125; the 62 new cards of overhead games 301-302: at least 0.245 and 0.41 (a
+card's print changes colour and brightness from pixel to pixel). Looser
+than the even light's bounds because a glare's edge mixes with blur and compression."""
+
 REMOVAL_MATCH = 0.85
 """A patch is a take-back when this fraction of it matches the pile as it was before the top
 card came."""
@@ -390,6 +402,17 @@ class PileWatcher:
         bound = np.maximum(reference, self.clip_floor)
         return np.where(clipped, bound, crop).astype(np.float32)
 
+    def _light_over(self, crop: np.ndarray, changed: np.ndarray) -> bool:
+        """Is the change at `changed` (a card-shaped patch's changed pixels) the light over
+        what lay there (`_explained_by_light`)? Judged on the pixels no channel of which
+        clipped: a clipped pixel's colour is not known (a glare whitens the pile's middle)."""
+        seen = changed & ~self.clipped.any(axis=2)
+        if seen.sum() < 0.5 * changed.sum():
+            seen = changed  # mostly clipped: the bounds are all there is
+        ys, xs = np.nonzero(seen)
+        where = np.column_stack([xs, ys]).astype(np.float64) / self.card_height_px
+        return _explained_by_light(crop[seen], self.reference[seen], where)
+
     def _shows_before(self, crop: np.ndarray, played: _Played, hull: np.ndarray,
                       fraction: float) -> bool:
         """Does `fraction` of `hull` show the pile as it was before `played` came? Clipped
@@ -439,7 +462,7 @@ class PileWatcher:
         # changed the others. Judged on all, the parts of a card its leaving hand uncovered
         # passed for light (rendered game 302, 5.5 s), were not joined to that card, and the
         # last part, uncovered once the hand had gone, was taken for a new card.
-        if _explained_by_light(crop[hull & changed], self.reference[hull & changed]):
+        if self._light_over(crop, hull & changed):
             self._adopt(crop, hull)  # a shadow or glare over the top card, not a new card
             return []
         if self.played and hand_over and \
@@ -769,16 +792,28 @@ def _matches(a: np.ndarray, b: np.ndarray, mask: np.ndarray, fraction: float,
     return bool((np.abs(a[mask] - b[mask]).sum(axis=1) <= tolerance).mean() >= fraction)
 
 
-def _explained_by_light(now: np.ndarray, before: np.ndarray) -> bool:
+def _explained_by_light(now: np.ndarray, before: np.ndarray,
+                        where: np.ndarray | None = None) -> bool:
     """True when `now` (N x 3 pixels) is `before` under other light: every pixel's colour is
-    the same and its brightness changed by about the same factor."""
+    the same and its brightness changed by about the same factor, or (with `where`, the
+    pixels' N x 2 places in card heights) by a factor that varies smoothly over the patch (a
+    quadratic in x and y): a glare spot or a lamp's hotspot passing over the pile brightens
+    its middle more than its rim, and a card's print changes colour and brightness from pixel
+    to pixel."""
     sum_now = now.sum(axis=1) + 1.0
     sum_before = before.sum(axis=1) + 1.0
-    chroma = np.abs(now / sum_now[:, None] - before / sum_before[:, None]).sum(axis=1)
-    ratio = sum_now / sum_before
-    q1, q3 = np.percentile(ratio, [25, 75])
-    return bool(np.median(chroma) < LIGHT_MAX_CHROMA
-                and (q3 - q1) < LIGHT_MAX_RATIO_SPREAD * np.median(ratio))
+    chroma = float(np.median(np.abs(now / sum_now[:, None] - before / sum_before[:, None])
+                             .sum(axis=1)))
+    ratio = np.log(sum_now / sum_before)
+    if chroma < LIGHT_MAX_CHROMA and np.subtract(*np.percentile(ratio, [75, 25])) < \
+            LIGHT_MAX_RATIO_SPREAD:
+        return True  # a lamp or a shadow: the same factor everywhere
+    if where is None or len(ratio) < 12 or chroma >= GLARE_MAX_CHROMA:
+        return False
+    x, y = where[:, 0], where[:, 1]
+    terms = np.column_stack([np.ones_like(x), x, y, x * x, x * y, y * y])
+    fit, *_ = np.linalg.lstsq(terms, ratio, rcond=None)
+    return bool(np.subtract(*np.percentile(ratio - terms @ fit, [75, 25])) < GLARE_MAX_SPREAD)
 
 
 def _iou(a: np.ndarray, b: np.ndarray) -> float:
