@@ -96,3 +96,22 @@ def test_a_change_no_arm_brought_or_that_left_with_the_hand_has_not_landed():
     assert waiting(2, 0.8, []).landed()  # never seen uncovered: nothing says otherwise
     assert not waiting(None, 0.8, [0.8, 0.8, 0.8]).landed()  # no arm seen: a glare
     assert not waiting(5, 1.0, [0.0, 0.0, 0.05]).landed()  # gone with the arm: its sleeve
+
+
+def test_a_glare_passing_over_the_pile_is_light_and_a_new_card_is_not():
+    import numpy as np
+
+    from vision.pile_watcher import _explained_by_light
+
+    rng = np.random.default_rng(3)
+    ys, xs = np.mgrid[0:30, 0:20]
+    where = np.column_stack([xs.ravel(), ys.ravel()]) / 30.0  # card heights
+    pile = rng.uniform(40, 200, (600, 3)).astype(np.float32)  # the cards under the glare
+    spot = 1.0 + 0.9 * np.exp(-((where[:, 0] - 0.3) ** 2 + (where[:, 1] - 0.5) ** 2) / 0.08)
+    glared = pile * spot[:, None].astype(np.float32)
+    assert _explained_by_light(glared, pile, where)
+    # Without the places a factor that varies this much is not one lamp's change.
+    assert not _explained_by_light(glared, pile)
+    new_card = rng.uniform(40, 200, (600, 3)).astype(np.float32)
+    assert not _explained_by_light(new_card, pile, where)
+    assert _explained_by_light(pile * 0.8, pile)  # a lamp turned down, as before
