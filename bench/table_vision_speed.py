@@ -98,9 +98,11 @@ def per_frame(reader_name: str, webcam: bool = False) -> dict[str, list[float]]:
 def review_speed(cache: Path, webcam: bool = False) -> tuple[float, float, float]:
     scenario = random_scenario(5, players=4, plays=10)
     video = cache / ("bench_review_webcam.mp4" if webcam else "bench_review.mp4")
-    if not video.exists():
-        render_footage(scenario, video, knock_sounds=real_knock_excerpts(48_000),
+    if not video.exists():  # rendered under another name first: a run cut short leaves none
+        part = video.with_name(f"part_{video.name}")
+        render_footage(scenario, part, knock_sounds=real_knock_excerpts(48_000),
                        look=webcam_look(scenario) if webcam else None)
+        part.replace(video)
     truth = [e for e in FootageRenderer(scenario).truth()[1:]]
     camera = camera_for(scenario, webcam)
     started = time.perf_counter()
