@@ -137,8 +137,8 @@ GLARE_MAX_SPREAD = 0.3
 and y fits the log of the factor to an interquartile range below this) is a glare spot or a
 hotspot moving over the pile. A glare crossing a webcam's pile (the tilted test clip's, 4.7
 s): 0.030 and 0.125; the 62 new cards of overhead games 301-302: at least 0.245 and 0.41 (a
-card's print changes colour and brightness from pixel to pixel). Looser
-than the even light's bounds because a glare's edge mixes with blur and compression."""
+card's print changes colour and brightness from pixel to pixel). Looser than the even
+light's bounds because a glare's edge mixes with blur and compression."""
 
 REMOVAL_MATCH = 0.85
 """A patch is a take-back when this fraction of it matches the pile as it was before the top
@@ -228,8 +228,8 @@ STAYED_MIN = 0.25
 of its patch that differed from the pile before it when it was confirmed still differ. What
 goes with the hand is no card: the still middle of a plain sleeve lying across the pile (its
 ends moving, its middle unchanged from frame to frame) is card-shaped under a reach for a draw
-pile, and then the pile shows as before (rendered webcam game 304, 3.0 s: 0.0; on webcam games
-301-306 every real card kept at least 0.46)."""
+pile, and then the pile shows as before (rendered webcam game 304 of the family's first
+version, 3.0 s: 0.0; on its games 301-306 every real card kept at least 0.46)."""
 
 READ_PAD_CARDS = 0.15
 """The crop given to the reader is the card's patch turned square to the image, with this
