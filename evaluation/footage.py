@@ -4,6 +4,10 @@
     python -m evaluation.footage --games 101-110     # random games, seeds 101..110
     python -m evaluation.footage --games 301-310 --family webcam   # through a cheap webcam
 
+The webcam family's random games have fast hands (`random_scenario(fast_hands=True)`: close
+jump-in chains, pairs of identical cards, a hand over the pile while a card lands, a second arm
+in view), written as game<seed>_fast.json; its videos are named by the family's version.
+
 
 Each scenario is rendered (once; `--cache DIR` keeps the videos) with `synth.footage`, reviewed
 with `bruno.review.footage` using the default camera profile of the footage's layout, and matched to
@@ -26,6 +30,7 @@ from calibration.layout import TableLayout
 from evaluation.knock_data import real_knock_excerpts
 from synth.footage import DEFAULT_FPS, render_footage
 from synth.scenario import load_scenario, random_scenario
+from synth.webcam import VERSION as WEBCAM_VERSION
 from synth.webcam import WebcamLook
 from vision.card_readers import TruthReader, recogniser_reader
 
@@ -100,6 +105,16 @@ def phantom_plays(truth: list[dict], found: list[dict]) -> list[str]:
             f"(confidence {f.get('confidence')})" for f in seen_cards if id(f) not in matched]
 
 
+def missed_plays(truth: list[dict], found: list[dict]) -> list[str]:
+    """The true plays not found, and the found ones with the wrong seat, a line each."""
+    true_cards, _, pairs = _paired(truth, found, "card", PLAY_MATCH_S)
+    matched = {id(g) for g, _ in pairs}
+    lines = [f"play missed: t {g['t']:.2f} s, seat {g['seat']}, {g['card']}"
+             for g in true_cards if id(g) not in matched]
+    return lines + [f"seat wrong: t {g['t']:.2f} s, seat {g['seat']} named {f['seat']}"
+                    for g, f in pairs if f["seat"] != g["seat"]]
+
+
 def card_misreadings(truth: list[dict], found: list[dict]) -> list[str]:
     """The plays found with the wrong card, a line each (for `--verbose`)."""
     _, _, pairs = _paired(truth, found, "card", PLAY_MATCH_S)
@@ -171,7 +186,8 @@ def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
     total = Score()
     for path in paths:
         scenario = load_scenario(path)
-        video = cache / f"{path.stem}_{family}_{size[0]}x{size[1]}.mp4"
+        version = WEBCAM_VERSION if family == "webcam" else ""
+        video = cache / f"{path.stem}_{family}{version}_{size[0]}x{size[1]}.mp4"
         truth_path = video.with_suffix(".truth.jsonl")
         look = WebcamLook.draw(scenario.seed, scenario.length_s()) \
             if family == "webcam" else None
@@ -197,7 +213,8 @@ def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
             print(f"{path.name}: {s.found}/{s.plays} found, {s.phantom} phantom, seats "
                   f"{s.seat_right}, draws {s.draws_found}/{s.draws} (+{s.draw_phantom})",
                   flush=True)
-            for line in (card_misreadings(truth[1:], found) + phantom_plays(truth[1:], found)
+            for line in (missed_plays(truth[1:], found) + card_misreadings(truth[1:], found)
+                         + phantom_plays(truth[1:], found)
                          + draw_mismatches(truth[1:], found)):
                 print(f"  {line}", flush=True)
         total.add(s)
@@ -230,9 +247,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.games:
         first, _, last = args.games.partition("-")
         for seed in range(int(first), int(last or first) + 1):
-            path = args.cache / f"game{seed}.json"
+            fast = args.family == "webcam"
+            path = args.cache / f"game{seed}{'_fast' if fast else ''}.json"
             if not path.exists():
-                scenario = random_scenario(seed, plays=args.plays)
+                scenario = random_scenario(seed, plays=args.plays, fast_hands=fast)
                 path.write_text(scenario.model_dump_json(indent=1), encoding="utf-8")
             paths.append(path)
     if not paths:

@@ -69,6 +69,14 @@ NOISE_SIGMA = 3.0
 SHADOW_DEPTH = 0.18
 """A passing shadow darkens by at most this fraction (a person leaning over a lit table)."""
 
+BLUR_STEPS = 5
+"""A moving arm is drawn at this many moments of the shutter's opening and averaged (the
+webcam family's motion blur, `WebcamLook.shutter_s`)."""
+
+PAIR_FAN_CARDS = 0.22
+"""Two identical cards put down together lie fanned: the second this many card heights aside
+from the first, turned 10-25 degrees."""
+
 
 def card_back(rng: np.random.Generator) -> np.ndarray:
     """An UNO card back: black, a tilted red oval, a yellow logo stroke (FACE_H x FACE_W)."""
@@ -123,8 +131,8 @@ class _Reach:
     target: np.ndarray
     skin: tuple[int, int, int]
     sleeve: tuple[int, int, int]
-    carry_in: tuple[np.ndarray, np.ndarray] | None = None  # (face, quad at arrival)
-    carry_out: tuple[np.ndarray, np.ndarray] | None = None
+    carry_in: list[tuple[np.ndarray, np.ndarray]] | None = None  # (face, quad at arrival)s
+    carry_out: list[tuple[np.ndarray, np.ndarray]] | None = None
     tremble_px: float = 0.0
     start: np.ndarray | None = None
     """Where the hand comes from: the entry, or the last card's place in a multi-card play."""
@@ -135,6 +143,9 @@ class _Reach:
     def active(self, t: float) -> bool:
         out_s = WITHDRAW_S if self.withdraws else 0.0
         return self.arrive_t - self.approach_s <= t <= self.leave_t + out_s
+
+    def moving(self, t: float) -> bool:
+        return self.active(t) and not self.arrive_t <= t <= self.leave_t
 
     def hand(self, t: float) -> np.ndarray:
         if t < self.arrive_t:
@@ -159,11 +170,14 @@ class FootageRenderer:
     """Renders a scenario frame by frame; `truth()` is the event log it stands for."""
 
     def __init__(self, scenario: Scenario, size: tuple[int, int] = DEFAULT_SIZE,
-                 fps: int = DEFAULT_FPS, layout: TableLayout | None = None) -> None:
+                 fps: int = DEFAULT_FPS, layout: TableLayout | None = None,
+                 look: WebcamLook | None = None) -> None:
         self.scenario = scenario
         self.size = size
         self.fps = fps
         self.layout = layout or TableLayout()
+        # The webcam family's people: each seat's own skin and sleeve, and motion blur.
+        self.look = look
         self.rng = np.random.default_rng(scenario.seed)
         h, w = size
         self.card_h = self.layout.card_height_px(h)
@@ -224,7 +238,9 @@ class FootageRenderer:
         events = [("play", p.t, p) for p in sc.plays] + [("take", b.t, b) for b in sc.takebacks]
         events += [("draw", d.t, d) for d in sc.draws] + [("pass", b.t, b) for b in sc.passes]
         for kind, _, item in sorted(events, key=lambda e: e[1]):
-            skin, sleeve = self._colours()
+            skin, sleeve = self._colours()  # drawn always: the plan is the same either way
+            if self.look is not None:
+                skin, sleeve = self.look.skin(item.seat), self.look.sleeve(item.seat)
             if kind == "play":
                 self._plan_play(item, skin, sleeve, pile_stack)
             elif kind == "take" and pile_stack:
@@ -233,13 +249,17 @@ class FootageRenderer:
                 self.pile_changes.append(_PileChange(t, None, None))
                 target = quad.mean(axis=0)
                 self.reaches.append(_Reach(t, t + 0.1, self._entry(item.seat, target), target,
-                                           skin, sleeve, carry_out=(face, quad)))
+                                           skin, sleeve, carry_out=[(face, quad)]))
                 self.truth_events.append({"t": t, "kind": "card_removed", "card": token})
-            elif kind == "pass":  # over the pile and away, dropping nothing
+            elif kind == "pass":  # over the pile (or short of it) and away, dropping nothing
                 t = self._quantise(item.t)
                 target = self.pile_centre + rng.normal(0, 0.2, 2).astype(np.float32) * self.card_h
-                self.reaches.append(_Reach(t, t + DRAW_DWELL_S, self._entry(item.seat, target),
-                                           target, skin, sleeve, tremble_px=self.card_h * 0.02))
+                entry = self._entry(item.seat, target)
+                if item.short_cards > 0:  # an arm resting in view, its hand short of the pile
+                    towards = (entry - target) / (np.linalg.norm(entry - target) + 1e-6)
+                    target = target + towards * item.short_cards * self.card_h
+                self.reaches.append(_Reach(t, t + item.dwell_s, entry, target, skin, sleeve,
+                                           tremble_px=self.card_h * 0.02))
             elif kind == "draw":
                 which = int(rng.integers(2))
                 cx, cy = self.layout.draw_centres[which]
@@ -248,7 +268,7 @@ class FootageRenderer:
                 entry = self._entry(item.seat, target)
                 back_quad = card_quad(tuple(target), self.card_h, float(rng.uniform(0, 360)))
                 self.reaches.append(_Reach(t, t + DRAW_DWELL_S, entry, target, skin, sleeve,
-                                           carry_out=(card_back(rng), back_quad),
+                                           carry_out=[(card_back(rng), back_quad)],
                                            tremble_px=self.card_h * 0.01))
                 self.truth_events.append({"t": t, "kind": "draw", "seat": item.seat,
                                           "count": 1})
@@ -281,12 +301,26 @@ class FootageRenderer:
             quad = card_quad(tuple(centre + nudge), self.card_h, angle + float(rng.normal(0, 6)))
             self.pile_changes.append(_PileChange(rest_t, None, None))
         self.pile_changes.append(_PileChange(rest_t, face, quad, play.card))
-        reach = _Reach(t, t + play.linger_s, entry, grip, skin, sleeve,
-                       carry_in=(face, carry_quad), tremble_px=self.card_h * 0.015)
-        self.reaches.append(reach)
+        carried = [(face, carry_quad)]
         pile_stack.append((play.card, face, quad))
         self.truth_events.append({"t": rest_t, "kind": "card", "card": play.card,
                                   "seat": play.seat})
+        if play.pair:  # its twin, fanned beside it, put down in the same movement
+            # From a generator of its own: the rest of the plan stays as without pairs.
+            fan = np.random.default_rng([self.scenario.seed, round(play.t * 1000)])
+            a = math.radians(angle)
+            side = np.float32([math.cos(a), math.sin(a)]) * PAIR_FAN_CARDS * self.card_h
+            twin_quad = card_quad(tuple(centre + side), self.card_h,
+                                  angle + float(fan.choice([-1, 1]) * fan.uniform(10, 25)))
+            twin = render_face(play.card, fan, style=footage_style(fan))
+            self.pile_changes.append(_PileChange(rest_t, twin, twin_quad, play.card))
+            carried.append((twin, twin_quad))
+            pile_stack.append((play.card, twin, twin_quad))
+            self.truth_events.append({"t": rest_t, "kind": "card", "card": play.card,
+                                      "seat": play.seat})
+        reach = _Reach(t, t + play.linger_s, entry, grip, skin, sleeve,
+                       carry_in=carried, tremble_px=self.card_h * 0.015)
+        self.reaches.append(reach)
         for more in play.more:
             reach, centre, angle = self._plan_next_card(play, more, reach, centre, angle,
                                                         pile_stack)
@@ -315,7 +349,7 @@ class FootageRenderer:
                       tremble_px=before.tremble_px, start=before.target,
                       approach_s=t - step_s - let_go, withdraws=False)
         reach = _Reach(t, t, before.entry, grip, before.skin, before.sleeve,
-                       carry_in=(face, quad), tremble_px=before.tremble_px, start=lifted,
+                       carry_in=[(face, quad)], tremble_px=before.tremble_px, start=lifted,
                        approach_s=step_s)
         self.reaches += [lift, reach]
         self.pile_changes.append(_PileChange(t, face, quad, more.card))
@@ -382,8 +416,21 @@ class FootageRenderer:
 
     def _compose(self, t: float, index: int, shadow_paths) -> np.ndarray:
         img = self.lit.copy()
-        for reach in self.reaches:
-            if reach.active(t):
+        active = [reach for reach in self.reaches if reach.active(t)]
+        shutter = self.look.shutter_s if self.look is not None else 0.0
+        if shutter > 0 and any(reach.moving(t) for reach in active):
+            # Motion blur: the arms as the shutter saw them while it was open.
+            total = np.zeros(img.shape, np.float32)
+            for step in range(BLUR_STEPS):
+                layer = self.lit.copy()
+                at = t - shutter * step / (BLUR_STEPS - 1)
+                for reach in active:
+                    if reach.active(at):
+                        self._draw_reach(layer, reach, at)
+                total += layer
+            img = (total / BLUR_STEPS).astype(np.uint8)
+        else:
+            for reach in active:
                 self._draw_reach(img, reach, t)
         for shadow, path in shadow_paths:
             if shadow.t <= t <= shadow.t + shadow.duration_s:
@@ -402,10 +449,8 @@ class FootageRenderer:
         hand = reach.hand(t)
         carried = reach.carry_in if t < reach.arrive_t else (
             reach.carry_out if t > reach.arrive_t else None)
-        if carried is not None:
-            face, quad = carried
-            anchor = reach.target
-            paste_card(img, face, quad + (hand - anchor))
+        for face, quad in carried or ():
+            paste_card(img, face, quad + (hand - reach.target))
         direction = hand - reach.entry
         length = float(np.linalg.norm(direction)) + 1e-6
         unit = direction / length
@@ -463,7 +508,7 @@ def render_footage(scenario: Scenario, out: str | Path, size: tuple[int, int] = 
 
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    renderer = FootageRenderer(scenario, size, fps)
+    renderer = FootageRenderer(scenario, size, fps, look=look)
     h, w = look.size if look is not None else size
     warp = look.homography(size) if look is not None else None
     # faststart puts the index first, so a truncated file still opens and plays up to the cut.
@@ -493,10 +538,20 @@ def render_footage(scenario: Scenario, out: str | Path, size: tuple[int, int] = 
     if look is not None:
         write_camera_sidecar(
             out, look, look.table_plane_profile(renderer.layout, scenario.players, size),
-            seen=look.camera_profile(renderer.layout, scenario.players, size))
+            seen=look.camera_profile(renderer.layout, scenario.players, size),
+            hands=fast_hand_counts(scenario))
     truth_path = out.with_suffix(".truth.jsonl")
     truth_path.write_text("".join(dumps(e) + "\n" for e in truth), encoding="utf-8")
     return RenderedFootage(out, truth_path, truth)
+
+
+def fast_hand_counts(scenario: Scenario) -> dict[str, int]:
+    """How many of each fast-hand condition a scenario has (for the webcam sidecar)."""
+    gaps = [b.t - a.t for a, b in zip(scenario.plays, scenario.plays[1:], strict=False)]
+    return {"jump_ins_within_0_7_s": sum(g < 0.7 for g in gaps),
+            "pairs_of_identical_cards": sum(p.pair for p in scenario.plays),
+            "hands_over_the_pile": sum(p.short_cards == 0 for p in scenario.passes),
+            "second_arms_in_view": sum(p.short_cards > 0 for p in scenario.passes)}
 
 
 def _encode_audio(container, stream, samples: np.ndarray, rate_hz: int) -> None:

@@ -7,7 +7,7 @@ A scenario is JSON:
                {"t": 3.0, "seat": 1, "card": "b_2", "more": [{"card": "r_2", "after_s": 0.7}]},
                ...],
      "takebacks": [{"t": 5.0, "seat": 1}],
-     "passes": [{"t": 7.0, "seat": 2}],
+     "passes": [{"t": 7.0, "seat": 2, "dwell_s": 0.3, "short_cards": 0.0}],
      "knocks": [{"t": 4.6}],
      "draws": [{"t": 6.0, "seat": 3}],
      "lighting": [{"t": 8.0, "gain": 0.75}],
@@ -19,7 +19,9 @@ the same hand lays right after, each `after_s` after the one before (a multi-car
 or stacked): the arm stays over the pile in between, and each card is a play of its own in the
 truth. `variant` is the game played (the truth's game line). A take-back's `t` is when
 the top card leaves the pile; a draw's `t` when the hand touches the draw pile; a pass is a
-hand that reaches over the pile at `t` and leaves without dropping anything.
+hand that reaches over the pile at `t` (or stops `short_cards` card heights short of it, an
+arm resting in view) and leaves `dwell_s` later without dropping anything. A `pair` is two
+identical cards put down together (B4, B10), two truth events at one `t`.
 """
 
 from __future__ import annotations
@@ -63,6 +65,7 @@ class Play(_Strict):
     card: str
     linger_s: float = Field(0.25, ge=0, le=5, description="hand stays over the pile after")
     adjust: bool = Field(False, description="the hand nudges the card while lingering")
+    pair: bool = Field(False, description="two identical cards put down together")
     more: list[MoreCard] = Field(default_factory=list,
                                  description="cards the same hand lays right after this one")
 
@@ -74,6 +77,13 @@ class Play(_Strict):
 class TakeBack(_Strict):
     t: float = Field(..., ge=0)
     seat: int = Field(..., ge=0)
+
+
+class Pass(_Strict):
+    t: float = Field(..., ge=0)
+    seat: int = Field(..., ge=0)
+    dwell_s: float = Field(DRAW_DWELL_S, gt=0, le=10)
+    short_cards: float = Field(0.0, ge=0, le=4, description="stops this far short of the pile")
 
 
 class KnockAt(_Strict):
@@ -103,7 +113,7 @@ class Scenario(_Strict):
     duration_s: float | None = Field(None, gt=0)
     plays: list[Play] = Field(default_factory=list)
     takebacks: list[TakeBack] = Field(default_factory=list)
-    passes: list[TakeBack] = Field(default_factory=list)
+    passes: list[Pass] = Field(default_factory=list)
     knocks: list[KnockAt] = Field(default_factory=list)
     draws: list[DrawAt] = Field(default_factory=list)
     lighting: list[LightChange] = Field(default_factory=list)
@@ -116,7 +126,7 @@ class Scenario(_Strict):
         ends = [p.last_t() + p.linger_s + WITHDRAW_S for p in self.plays]
         ends += [k.t for k in self.knocks] + [d.t + DRAW_DWELL_S + WITHDRAW_S for d in self.draws]
         ends += [b.t + WITHDRAW_S for b in self.takebacks]
-        ends += [b.t + DRAW_DWELL_S + WITHDRAW_S for b in self.passes]
+        ends += [b.t + b.dwell_s + WITHDRAW_S for b in self.passes]
         return max(ends, default=1.0) + 1.0
 
     def check(self) -> Scenario:
@@ -154,13 +164,36 @@ def load_scenario(path: str | Path) -> Scenario:
         raise ScenarioError(f"{path}: field '{where}': {first['msg']}") from error
 
 
+FAST_JUMP_GAP_S = (0.3, 0.7)
+"""Fast hands (`random_scenario(fast_hands=True)`): an instick lands this long after the card
+it matches (the usual games: 0.55-0.95 s)."""
+
+FAST_PAIR_RATE = 0.06
+"""... a turn's card is two identical cards put down together this often,"""
+
+FAST_COVER_RATE = 0.1
+"""... another seat's hand is over the pile when a card lands this often (it reached in
+0.05-0.25 s before and stays 0.3-0.6 s),"""
+
+FAST_BYSTANDER_RATE = 0.15
+"""... and another seat's arm rests in view, 1.2-2 card heights short of the pile, while a
+card is laid this often (two arms in the picture at once)."""
+
+
 def random_scenario(seed: int, players: int | None = None, plays: int = 30,
                     jump_in_rate: float = 0.2, draw_rate: float = 0.25,
-                    takeback_rate: float = 0.03) -> Scenario:
+                    takeback_rate: float = 0.03, fast_hands: bool = False) -> Scenario:
     """A plausible game's footage plan: turns around the table, insticks (the same card by
     another seat less than a second after), draws, the odd take-back, lingering hands, cards
-    nudged, a lighting change half-way and a couple of passing shadows."""
+    nudged, a lighting change half-way and a couple of passing shadows.
+
+    `fast_hands` (the webcam family): insticks closer (FAST_JUMP_GAP_S, so chains of them
+    closer than 0.7 s), two identical cards put down at once, a card laid while another
+    seat's hand covers the pile, and a second arm in view while a card is laid; drawn from a
+    generator of their own, so the rest of the game is the same as without."""
     rng = np.random.default_rng(seed)
+    extra = np.random.default_rng(seed + 50_000)
+    jump_gap = FAST_JUMP_GAP_S if fast_hands else (0.55, 0.95)
     players = players or int(rng.integers(3, 7))
     dealer = int(rng.integers(players))
     t = 1.0
@@ -170,6 +203,7 @@ def random_scenario(seed: int, players: int | None = None, plays: int = 30,
     knocks: list[dict] = []
     draws: list[dict] = []
     takebacks: list[dict] = []
+    passes: list[dict] = []
     jump_next = False
     for i in range(plays):
         if i == 0:
@@ -178,7 +212,7 @@ def random_scenario(seed: int, players: int | None = None, plays: int = 30,
             # An instick: the same card, by someone else, hard on the heels of the last play.
             seat = (seat + int(rng.integers(1, players))) % players
             card = top
-            t = out_plays[-1]["t"] + float(rng.uniform(0.55, 0.95))
+            t = out_plays[-1]["t"] + float(rng.uniform(*jump_gap))
             knocks.append({"t": round(t + float(rng.uniform(0.15, 0.5)), 3)})
         else:
             seat = (seat + 1) % players
@@ -189,6 +223,8 @@ def random_scenario(seed: int, players: int | None = None, plays: int = 30,
             linger = min(linger, 0.25)  # someone is about to jump in: no time to dawdle
         out_plays.append({"t": round(t, 3), "seat": seat, "card": card,
                           "linger_s": linger, "adjust": bool(rng.random() < 0.15)})
+        if fast_hands:
+            _fast_hands(extra, out_plays[-1], players, passes, first=i == 0, jump=jump_next)
         top = card
         if jump_next:
             continue
@@ -210,5 +246,21 @@ def random_scenario(seed: int, players: int | None = None, plays: int = 30,
     return Scenario.model_validate({
         "players": players, "dealer": dealer, "seed": seed, "duration_s": round(duration, 3),
         "plays": out_plays, "takebacks": takebacks, "knocks": knocks, "draws": draws,
-        "lighting": lighting, "shadows": shadows,
+        "passes": passes, "lighting": lighting, "shadows": shadows,
     }).check()
+
+
+def _fast_hands(rng: np.random.Generator, play: dict, players: int, passes: list[dict],
+                first: bool, jump: bool) -> None:
+    """Maybe make `play` a pair, or add another seat's hand over the pile or arm in view."""
+    other = (play["seat"] + int(rng.integers(1, players))) % players
+    roll = float(rng.random())
+    if not first and not jump and roll < FAST_PAIR_RATE:
+        play["pair"] = True
+    elif not first and roll < FAST_PAIR_RATE + FAST_COVER_RATE:
+        passes.append({"t": round(play["t"] - float(rng.uniform(0.05, 0.25)), 3), "seat": other,
+                       "dwell_s": round(float(rng.uniform(0.3, 0.6)), 3)})
+    elif roll < FAST_PAIR_RATE + FAST_COVER_RATE + FAST_BYSTANDER_RATE:
+        passes.append({"t": round(play["t"] - float(rng.uniform(0.3, 0.8)), 3), "seat": other,
+                       "dwell_s": round(float(rng.uniform(0.8, 2.0)), 3),
+                       "short_cards": round(float(rng.uniform(1.2, 2.0)), 2)})

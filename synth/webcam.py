@@ -5,7 +5,14 @@ it. Real tables are filmed like this, not from straight above in even light (iss
   little rolled, at 640x480 to 1280x720;
 - a warm or cold colour cast, a lamp's hotspot, and a glare spot drifting over the pile;
 - auto-exposure steps (the whole frame jumps brighter or darker), sensor noise, a soft focus;
-- 300-600 kb/s H.264 (blocky).
+- 300-600 kb/s H.264 (blocky);
+- people: each seat's own skin tone (pale to very dark) and sleeve (any colour, greys too),
+  and motion blur on moving arms (a shutter open 8-33 ms);
+- the glare spot passes over the pile once (`glare_cross_t`), brighter, clipping on a light
+  table.
+
+The fast hands (close jump-in chains, two identical cards at once, a hand over the pile while
+a card lands, a second arm in view) are in the scenario (`random_scenario(fast_hands=True)`).
 
 Every condition is drawn per video from the scenario's seed (`WebcamLook.draw`) and written
 beside the footage (`<video>.camera.json`: the look, and the camera profile a calibration of
@@ -17,7 +24,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import cached_property
 from pathlib import Path
 
@@ -29,6 +36,22 @@ from calibration.layout import DRAW_REGION_CARDS, PILE_REGION_CARDS, TableLayout
 
 SIZES = ((480, 640), (540, 960), (720, 1280))
 """Output sizes a webcam family video is drawn from (height, width)."""
+
+VERSION = 2
+"""The family's version: 2 added the people, the motion blur and the glare over the pile.
+Evaluations name their cached videos by it, so a video of an older family is not taken for
+one of this."""
+
+SKIN_TONES = ((205, 220, 245), (170, 195, 235), (135, 170, 220), (105, 145, 200),
+              (80, 115, 170), (60, 90, 140), (45, 65, 105), (32, 44, 70))
+"""Skin tones (BGR) from pale to very dark, each seat's drawn from these (jittered)."""
+
+SEATS = 10
+"""Skin and sleeve are drawn for this many seats (the most a scenario has)."""
+
+GLARE_CROSS_SPEED = (0.05, 0.12)
+"""The glare crosses the pile at this many frame widths a second (a person moving the lamp
+or walking past a window)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +75,19 @@ class WebcamLook:
     noise_sigma: float
     blur_sigma: float
     bitrate_kbps: int
+    shutter_s: float = 0.0
+    """How long the shutter is open: a moving arm is blurred over this time."""
+    glare_cross_t: float | None = None
+    """When the glare spot is over the pile (it passes over once, and may bounce back)."""
+    skins: tuple[tuple[int, int, int], ...] = ()
+    sleeves: tuple[tuple[int, int, int], ...] = ()
+    """Each seat's skin and sleeve (BGR), seat 0 first."""
+
+    def skin(self, seat: int) -> tuple[int, int, int]:
+        return self.skins[seat % len(self.skins)]
+
+    def sleeve(self, seat: int) -> tuple[int, int, int]:
+        return self.sleeves[seat % len(self.sleeves)]
 
     @classmethod
     def draw(cls, seed: int, duration_s: float) -> WebcamLook:
@@ -81,7 +117,38 @@ class WebcamLook:
             noise_sigma=round(float(rng.uniform(2.0, 6.0)), 2),
             blur_sigma=round(float(rng.uniform(0.3, 1.2)), 2),
             bitrate_kbps=int(rng.integers(300, 601)),
-        )
+        )._with_people(np.random.default_rng(seed + 8), duration_s)
+
+    def _with_people(self, rng: np.random.Generator, duration_s: float) -> WebcamLook:
+        """Version 2's conditions, from a generator of their own (version 1's draws stay)."""
+        skins, sleeves = [], []
+        for _ in range(SEATS):
+            tone = np.float32(SKIN_TONES[int(rng.integers(len(SKIN_TONES)))])
+            skins.append(tuple(int(v) for v in np.clip(tone * rng.uniform(0.9, 1.1, 3), 0, 255)))
+            grey = rng.random() < 0.25
+            sleeve = np.full(3, rng.integers(15, 240)) if grey else rng.integers(10, 246, 3)
+            sleeves.append(tuple(int(v) for v in sleeve))
+        cross_t = float(rng.uniform(min(3.0, duration_s / 2), max(3.0, duration_s - 3)))
+        speed = rng.uniform(*GLARE_CROSS_SPEED)
+        heading = rng.uniform(0, 2 * math.pi)
+        vx, vy = speed * math.cos(heading), speed * math.sin(heading) * self.size[1] / self.size[0]
+        px, py = self.pile_in_picture()
+        # Unfolded, the bouncing path passes the pile at cross_t (`glare_at`).
+        start = (px - vx * cross_t, py - vy * cross_t)
+        return replace(
+            self, shutter_s=round(float(rng.uniform(0.008, 0.033)), 4),
+            glare_cross_t=round(cross_t, 2), glare_start=(round(start[0], 4), round(start[1], 4)),
+            glare_speed=(round(vx, 4), round(vy, 4)),
+            glare_strength=round(float(rng.uniform(0.6, 1.3)), 3),
+            skins=tuple(skins), sleeves=tuple(sleeves))
+
+    def pile_in_picture(self) -> tuple[float, float]:
+        """Where the layout's pile centre lies in this camera's picture (fractions)."""
+        sh, sw = 720, 1280  # any size of the layout's aspect: fractions do not depend on it
+        cx, cy = TableLayout().pile_centre
+        seen = cv2.perspectiveTransform(np.float32([[[cx * sw, cy * sh]]]),
+                                        self.homography((sh, sw)))[0, 0]
+        return float(seen[0] / self.size[1]), float(seen[1] / self.size[0])
 
     # -- geometry ---------------------------------------------------------------------------
 
@@ -204,11 +271,13 @@ class WebcamLook:
 
 
 def write_camera_sidecar(video: str | Path, look: WebcamLook, camera: CameraProfile,
-                         seen: CameraProfile | None = None) -> Path:
+                         seen: CameraProfile | None = None, hands: dict | None = None) -> Path:
     """`<video>.camera.json`: the look the video was made with, its camera profile (in the
-    table plane), and (`seen`) the same geometry as rectangles of the tilted picture."""
+    table plane), (`seen`) the same geometry as rectangles of the tilted picture, and
+    (`hands`) how many of each fast-hand condition its scenario has."""
     path = Path(video).with_suffix(".camera.json")
-    data = {"family": "webcam", "look": asdict(look),
+    data = {"family": "webcam", "version": VERSION, "look": asdict(look),
+            **({"hands": hands} if hands is not None else {}),
             "camera": camera.model_dump(mode="json", exclude_none=True)}
     if seen is not None:
         data["camera_in_picture"] = seen.model_dump(mode="json", exclude_none=True)

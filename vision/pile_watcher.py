@@ -130,6 +130,18 @@ LIGHT_MAX_RATIO_SPREAD = 0.12
 """... and whose brightness changed by much the same factor everywhere (interquartile range
 of the ratio below this fraction of it) is a shadow or glare over the top card."""
 
+GLARE_MAX_CHROMA = 0.08
+"""A card-shaped change whose pixels keep their colour this well (median chromaticity change)
+..."""
+
+GLARE_MAX_SPREAD = 0.3
+"""... and whose brightness changed by a factor that varies smoothly over it (a quadratic in x
+and y fits the log of the factor to an interquartile range below this) is a glare spot or a
+hotspot moving over the pile. A glare crossing a webcam's pile (the tilted test clip's, 4.7
+s): 0.030 and 0.125; the 62 new cards of overhead games 301-302: at least 0.245 and 0.41 (a
+card's print changes colour and brightness from pixel to pixel). Looser than the even
+light's bounds because a glare's edge mixes with blur and compression."""
+
 REMOVAL_MATCH = 0.85
 """A patch is a take-back when this fraction of it matches the pile as it was before the top
 card came."""
@@ -243,6 +255,14 @@ READ_SURE = RuleSet().min_card_confidence
 """A reading this confident is sure: the referee's own bar, by default (the table's own, from
 the rules of the game it plays, comes in as `PileWatcher.read_sure`)."""
 
+STAYED_MIN = 0.25
+"""A card stays where it landed: once the hand has gone, at least this fraction of the pixels
+of its patch that differed from the pile before it when it was confirmed still differ. What
+goes with the hand is no card: the still middle of a plain sleeve lying across the pile (its
+ends moving, its middle unchanged from frame to frame) is card-shaped under a reach for a draw
+pile, and then the pile shows as before (rendered webcam game 304 of the family's first
+version, 3.0 s: 0.0; on its games 301-306 every real card kept at least 0.46)."""
+
 READ_PAD_CARDS = 0.15
 """The crop given to the reader is the card's patch turned square to the image, with this
 fraction of its size added on each side: the reader may read the patch itself as the card, or
@@ -284,6 +304,14 @@ class _WaitingRead:
     last_read_t: float = float("-inf")
     caught_up: bool = False  # the reference took in the card's surroundings once uncovered
     others: bool = False  # another hand (or one not named) came over the pile meanwhile
+    differed: float = 1.0  # the fraction of its patch that differed from the pile before it
+    stayed: list[float] = field(default_factory=list)  # ... still differs, per clean frame
+
+    def landed(self) -> bool:
+        """Did this change come as a card comes: brought by an arm that was seen, and still
+        there once the hand had gone (STAYED_MIN)? Frames never clean say nothing against it."""
+        kept = [s / max(self.differed, 1e-6) for s in self.stayed]
+        return self.played.seat is not None and (not kept or float(np.median(kept)) >= STAYED_MIN)
 
 
 @dataclass
@@ -313,6 +341,7 @@ class PileWatcher:
         self.stale_since = np.full(self.shape, np.inf)
         self.base_level: np.ndarray | None = None
         self.clip_floor = np.full(3, CLIPPED_LEVEL, np.float32)  # CLIPPED_LEVEL, scaled
+        self.clipped = np.zeros((*self.shape, 3), bool)  # the latest crop's clipped channels
         self.hand_left = True  # no hand over the pile since the last card was confirmed
         self.waiting: _WaitingRead | None = None
         self.moving: np.ndarray | None = None
@@ -338,6 +367,7 @@ class PileWatcher:
         t = frame.t_s
         self.came_to_rest = None
         crop, clipped = self._crop(frame.small)
+        self.clipped = clipped
         self._remember(t, crop, frame, arms)
         if self.reference is None:
             self.reference = crop
@@ -390,15 +420,42 @@ class PileWatcher:
         clipped = raw >= CLIPPED_LEVEL  # per channel
         return crop, clipped
 
-    def _differs(self, crop: np.ndarray, clipped: np.ndarray) -> np.ndarray:
-        """Pixels that differ from the reference by more than CHANGE_L1. A clipped channel
-        counts for the least it may differ: its value is at least the clip level (scaled like
-        the crop), so it differs by how far the reference lies below that, or not at all."""
+    def _differs(self, crop: np.ndarray, clipped: np.ndarray,
+                 reference: np.ndarray | None = None) -> np.ndarray:
+        """Pixels that differ from the reference (or `reference`) by more than CHANGE_L1."""
+        reference = self.reference if reference is None else reference
+        return l1_distance(self._as_seen(crop, clipped, reference), reference) > CHANGE_L1
+
+    def _as_seen(self, crop: np.ndarray, clipped: np.ndarray, reference: np.ndarray
+                 ) -> np.ndarray:
+        """`crop` with each clipped channel at the least it may differ from `reference`: its
+        value is at least the clip level (scaled like the crop), so it differs by how far the
+        reference lies below that, or not at all."""
         if not clipped.any():
-            return l1_distance(crop, self.reference) > CHANGE_L1
-        bound = np.maximum(self.reference, self.clip_floor)
-        seen = np.where(clipped, bound, crop).astype(np.float32)
-        return l1_distance(seen, self.reference) > CHANGE_L1
+            return crop
+        bound = np.maximum(reference, self.clip_floor)
+        return np.where(clipped, bound, crop).astype(np.float32)
+
+    def _light_over(self, crop: np.ndarray, changed: np.ndarray) -> bool:
+        """Is the change at `changed` (a card-shaped patch's changed pixels) the light over
+        what lay there (`_explained_by_light`)? Judged on the pixels no channel of which
+        clipped: a clipped pixel's colour is not known (a glare whitens the pile's middle)."""
+        seen = changed & ~self.clipped.any(axis=2)
+        if seen.sum() < 0.5 * changed.sum():
+            seen = changed  # mostly clipped: the bounds are all there is
+        ys, xs = np.nonzero(seen)
+        where = np.column_stack([xs, ys]).astype(np.float64) / self.card_height_px
+        return _explained_by_light(crop[seen], self.reference[seen], where)
+
+    def _shows_before(self, crop: np.ndarray, played: _Played, hull: np.ndarray,
+                      fraction: float) -> bool:
+        """Does `fraction` of `hull` show the pile as it was before `played` came? Clipped
+        channels are taken at their bound: after an exposure step up, the white oval of the
+        card under a taken-back one clips where it did not before (rendered webcam game 306,
+        57.0 s: 64 % of the patch matched as read, 99 % as bounded, and the take-back was a
+        phantom new card)."""
+        seen = self._as_seen(crop, self.clipped, played.before)
+        return _matches(seen, played.before, hull, fraction)
 
     def _remember(self, t: float, crop: np.ndarray, frame: Frame, arms: list[Arm]) -> None:
         self.history.append((t, crop))
@@ -439,13 +496,13 @@ class PileWatcher:
         # changed the others. Judged on all, the parts of a card its leaving hand uncovered
         # passed for light (rendered game 302, 5.5 s), were not joined to that card, and the
         # last part, uncovered once the hand had gone, was taken for a new card.
-        if _explained_by_light(crop[hull & changed], self.reference[hull & changed]):
+        if self._light_over(crop, hull & changed):
             self._adopt(crop, hull)  # a shadow or glare over the top card, not a new card
             return []
         if self.played and hand_over and \
-                _matches(crop, self.played[-1].before, hull, REMOVAL_MAYBE_MATCH):
+                self._shows_before(crop, self.played[-1], hull, REMOVAL_MAYBE_MATCH):
             return []  # the card under the top one shows: a take-back, once the hand is gone
-        if self.played and _matches(crop, self.played[-1].before, hull, REMOVAL_MATCH):
+        if self.played and self._shows_before(crop, self.played[-1], hull, REMOVAL_MATCH):
             settled = self._settle_waiting()  # a card taken back before it was read
             gone = self.played.pop()
             # All of where it lay shows what was under it again, not only what shows yet.
@@ -471,7 +528,8 @@ class PileWatcher:
         del self.played[:-8]
         self._adopt(crop, hull)
         self.came_to_rest = hull
-        self.waiting = _WaitingRead(played, t, list(self.recent_frames))
+        differed = float(self._differs(crop, self.clipped, played.before)[hull].mean())
+        self.waiting = _WaitingRead(played, t, list(self.recent_frames), differed=differed)
         return settled
 
     # -- reading a card --------------------------------------------------------------------
@@ -502,6 +560,9 @@ class PileWatcher:
         sure = [r for r in readings if r.confidence >= self.read_sure]
         reading = sure[0] if sure else max(readings, key=lambda r: r.confidence, default=None)
         waiting.clean_frames += 1
+        played = waiting.played
+        waiting.stayed.append(
+            float(self._differs(self.previous, self.clipped, played.before)[played.hull].mean()))
         if reading is not None:
             waiting.readings.append(reading)
         if waiting.clean_frames >= READ_FRAMES:
@@ -574,6 +635,16 @@ class PileWatcher:
             return []
         played = waiting.played
         reading = vote_readings(waiting.readings) or self._read(played.hull, waiting.frames)
+        if reading is not None and reading.confidence < READ_SURE and not waiting.landed():
+            # The reader's weak guess at a change no arm was seen bringing (a glare drifting
+            # over the pile), or that went with the hand: the watcher saw no card come.
+            if played in self.played:
+                self.played.remove(played)
+            # Where the pile shows as it was before, that is what it is (not the arm taken in).
+            back = _grown(played.hull, 1) & \
+                ~self._differs(self.previous, self.clipped, played.before)
+            self.reference[back] = played.before[back]
+            return []
         if reading is None:
             self.unread.append(played.t_s)
             if played in self.played:
@@ -804,16 +875,28 @@ def _matches(a: np.ndarray, b: np.ndarray, mask: np.ndarray, fraction: float,
     return bool((np.abs(a[mask] - b[mask]).sum(axis=1) <= tolerance).mean() >= fraction)
 
 
-def _explained_by_light(now: np.ndarray, before: np.ndarray) -> bool:
+def _explained_by_light(now: np.ndarray, before: np.ndarray,
+                        where: np.ndarray | None = None) -> bool:
     """True when `now` (N x 3 pixels) is `before` under other light: every pixel's colour is
-    the same and its brightness changed by about the same factor."""
+    the same and its brightness changed by about the same factor, or (with `where`, the
+    pixels' N x 2 places in card heights) by a factor that varies smoothly over the patch (a
+    quadratic in x and y): a glare spot or a lamp's hotspot passing over the pile brightens
+    its middle more than its rim, and a card's print changes colour and brightness from pixel
+    to pixel."""
     sum_now = now.sum(axis=1) + 1.0
     sum_before = before.sum(axis=1) + 1.0
-    chroma = np.abs(now / sum_now[:, None] - before / sum_before[:, None]).sum(axis=1)
-    ratio = sum_now / sum_before
-    q1, q3 = np.percentile(ratio, [25, 75])
-    return bool(np.median(chroma) < LIGHT_MAX_CHROMA
-                and (q3 - q1) < LIGHT_MAX_RATIO_SPREAD * np.median(ratio))
+    chroma = float(np.median(np.abs(now / sum_now[:, None] - before / sum_before[:, None])
+                             .sum(axis=1)))
+    ratio = np.log(sum_now / sum_before)
+    if chroma < LIGHT_MAX_CHROMA and np.subtract(*np.percentile(ratio, [75, 25])) < \
+            LIGHT_MAX_RATIO_SPREAD:
+        return True  # a lamp or a shadow: the same factor everywhere
+    if where is None or len(ratio) < 12 or chroma >= GLARE_MAX_CHROMA:
+        return False
+    x, y = where[:, 0], where[:, 1]
+    terms = np.column_stack([np.ones_like(x), x, y, x * x, x * y, y * y])
+    fit, *_ = np.linalg.lstsq(terms, ratio, rcond=None)
+    return bool(np.subtract(*np.percentile(ratio - terms @ fit, [75, 25])) < GLARE_MAX_SPREAD)
 
 
 def _card_colour(pixels: np.ndarray) -> np.ndarray | None:
