@@ -527,7 +527,7 @@ def render_footage(scenario: Scenario, out: str | Path, size: tuple[int, int] = 
         for index, (t, image) in enumerate(renderer.frames()):
             if look is not None:
                 image = look.see(image, t, index, warp)
-            frame = av.VideoFrame.from_ndarray(image, format="bgr24")
+            frame = av.VideoFrame.from_ndarray(_aligned(image), format="bgr24")
             frame.pts = index
             container.mux(video.encode(frame))
         container.mux(video.encode())
@@ -543,6 +543,18 @@ def render_footage(scenario: Scenario, out: str | Path, size: tuple[int, int] = 
     truth_path = out.with_suffix(".truth.jsonl")
     truth_path.write_text("".join(dumps(e) + "\n" for e in truth), encoding="utf-8")
     return RenderedFootage(out, truth_path, truth)
+
+
+def _aligned(image: np.ndarray, alignment: int = 64) -> np.ndarray:
+    """`image` copied to memory that starts on an `alignment`-byte boundary. The conversion to
+    the encoder's YUV takes other (SIMD) paths for other alignments, with other roundings:
+    numpy aligns a small frame to 16 bytes only, so two renders of one game differed in 268 of
+    270 frames, and a watcher's decision near a line went either way from render to render."""
+    buffer = np.empty(image.nbytes + alignment, np.uint8)
+    start = (-buffer.ctypes.data) % alignment
+    out = buffer[start:start + image.nbytes].reshape(image.shape)
+    out[...] = image
+    return out
 
 
 def fast_hand_counts(scenario: Scenario) -> dict[str, int]:
