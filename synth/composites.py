@@ -29,12 +29,12 @@ from synth.render import (
     FACE_H,
     FACE_W,
     degrade,
-    face_mask,
     light,
     random_style,
     render_face,
     render_gingham,
     render_table,
+    warped_face,
 )
 
 BACKGROUND, UNO_FACE, UNO_BACK, PLAYING_CARD = 0, 1, 2, 3
@@ -219,11 +219,7 @@ def _face_for(rng: np.random.Generator, cutouts: list[Cutout]) -> tuple[np.ndarr
 
 def _paste(img: np.ndarray, face: np.ndarray, quad: np.ndarray, rng: np.random.Generator
            ) -> None:
-    src = np.float32([[0, 0], [FACE_W - 1, 0], [FACE_W - 1, FACE_H - 1], [0, FACE_H - 1]])
-    m = cv2.getPerspectiveTransform(src, np.float32(quad))
-    h, w = img.shape[:2]
-    warped = cv2.warpPerspective(face, m, (w, h), flags=cv2.INTER_AREA)
-    alpha = cv2.warpPerspective(face_mask(), m, (w, h), flags=cv2.INTER_LINEAR)
+    warped, alpha = warped_face(face, quad, img.shape[:2])
     a = (alpha.astype(np.float32) / 255.0)[..., None]
     if rng.random() < 0.4:
         # A card's shadow on the table, offset a little, under the card.

@@ -590,12 +590,19 @@ def _card_quad(cx, cy, ch, angle_deg, rng, tilt):
     return (pts + np.float32([cx, cy])).astype(np.float32)
 
 
-def _paste(img, face, quad):
+def warped_face(face: np.ndarray, quad: np.ndarray, size: tuple[int, int]
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """A card face drawn at `quad` in an image of `size` (h, w): the warped face and its
+    mask's alpha (uint8, 255 on the card, its rounded corners cut off)."""
     src = np.float32([[0, 0], [FACE_W - 1, 0], [FACE_W - 1, FACE_H - 1], [0, FACE_H - 1]])
     m = cv2.getPerspectiveTransform(src, np.float32(quad))
-    h, w = img.shape[:2]
+    h, w = size
     warped = cv2.warpPerspective(face, m, (w, h), flags=cv2.INTER_AREA)
-    alpha = cv2.warpPerspective(face_mask(), m, (w, h), flags=cv2.INTER_LINEAR)
+    return warped, cv2.warpPerspective(face_mask(), m, (w, h), flags=cv2.INTER_LINEAR)
+
+
+def _paste(img, face, quad):
+    warped, alpha = warped_face(face, quad, img.shape[:2])
     a = (alpha.astype(np.float32) / 255.0)[..., None]
     img[:] = (img * (1 - a) + warped * a).astype(np.uint8)
 
