@@ -200,8 +200,16 @@ def test_undo_on_the_page_withdraws_the_referees_latest_penalty(page, table):
 
 
 def click_on_check(driver: Any, button: str) -> None:
+    import time
+
     from selenium.webdriver.common.by import By
 
+    # Newest first: a ruling still arriving moves the list down under a click on its way, so
+    # the click waits until the list has stood still for a moment (as a person's would).
+    seen = None
+    while (now := len(shown_rulings(driver))) != seen:
+        seen = now
+        time.sleep(0.3)
     driver.find_element(By.CSS_SELECTOR,
                         f'#rulings .ruling.check [data-test="{button}"]').click()
 
