@@ -61,19 +61,25 @@ def _cut(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
                                flags=cv2.INTER_AREA)
 
 
-def real_material(hold_out: set[str], keep_test_photos: bool
-                  ) -> tuple[list[Cutout], list[BaseScene], list[str]]:
-    """Cut-outs and base scenes from every outlined real photo whose source is not held out
-    (nor, with `keep_test_photos`, one of SHIPPED_TEST_PHOTOS), and the sources used."""
-    cutouts, bases, used = [], [], set()
+def training_photos(hold_out: set[str], keep_test_photos: bool):
+    """(photo, image) for every outlined UNO photo a model with these settings learns from:
+    its source not held out, nor (with `keep_test_photos`) one of SHIPPED_TEST_PHOTOS."""
     for photo in labelled_photos():
         if photo.source in hold_out or not photo.outlined or photo.french:
             continue
         if keep_test_photos and photo.path.name in SHIPPED_TEST_PHOTOS:
             continue
         image = cv2.imread(str(photo.path))
-        if image is None:
-            continue
+        if image is not None:
+            yield photo, image
+
+
+def real_material(hold_out: set[str], keep_test_photos: bool
+                  ) -> tuple[list[Cutout], list[BaseScene], list[str]]:
+    """Cut-outs and base scenes from every outlined real photo whose source is not held out
+    (nor, with `keep_test_photos`, one of SHIPPED_TEST_PHOTOS), and the sources used."""
+    cutouts, bases, used = [], [], set()
+    for photo, image in training_photos(hold_out, keep_test_photos):
         used.add(photo.source)
         scale = 640 / max(image.shape[:2])  # bases are zoomed to 320 wide at most x2
         small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -220,13 +226,8 @@ def fit_box_scale(model: Path, hold_out: set[str], keep_test_photos: bool) -> fl
     localiser = CardLocaliser(model)
     localiser.box_scale = 1.0
     ratios = []
-    for photo in labelled_photos():
-        if photo.source in hold_out or not photo.outlined or photo.french:
-            continue
-        if keep_test_photos and photo.path.name in SHIPPED_TEST_PHOTOS:
-            continue
-        image = cv2.imread(str(photo.path))
-        boxes = localiser.locate(image) if image is not None else []
+    for photo, image in training_photos(hold_out, keep_test_photos):
+        boxes = localiser.locate(image)
         for card in photo.cards:
             if card.occluded or card.kind not in ("uno_face", "uno_back") or not boxes:
                 continue
