@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 
 from audio.blocks import RECORDING_BLOCK_SAMPLES, AudioSourceError, laid_out
-from audio.detector import DETECTOR_RATE_HZ, detect_knocks
-from audio.loudness import LoudWatcher
+from audio.detector import DETECTOR_RATE_HZ
+from audio.hearing import heard_events
 from audio.sources import open_recording
 from referee.events import Knock, Loud
 
@@ -31,26 +31,21 @@ class HeardRecording:
 def knocks_in_recording(path: str | Path, keep_sound: bool = False) -> HeardRecording:
     """Listen to the sound track of `path` with the knock detector."""
     knocks: list[Knock] = []
-    heard: list = []
-    loudness = LoudWatcher()
     loud: list[Loud] = []
+    heard: list = []
     try:
         source = open_recording(Path(path), DETECTOR_RATE_HZ, RECORDING_BLOCK_SAMPLES)
-        blocks = _watched(source.blocks, loudness, loud, heard if keep_sound else None)
-        for knock in detect_knocks(blocks):
-            knocks.append(knock.event())
+        blocks = _kept(source.blocks, heard) if keep_sound else source.blocks
+        for event in heard_events(blocks):
+            (knocks if isinstance(event, Knock) else loud).append(event)
     except AudioSourceError as failure:
-        return HeardRecording(knocks, f"sound: {failure}", loud=loud + loudness.finish())
-    loud += loudness.finish()
+        return HeardRecording(knocks, f"sound: {failure}", loud=loud)
     track = laid_out(heard, source.duration_s) if keep_sound else None
     return HeardRecording(knocks, None, None if track is None else (track, DETECTOR_RATE_HZ),
                           loud)
 
 
-def _watched(blocks, loudness: LoudWatcher, loud: list[Loud], kept: list | None):
-    """The blocks, passing each through the loudness watcher (and into `kept`) on the way."""
+def _kept(blocks, into: list):
     for block in blocks:
-        loud += loudness.process(block)
-        if kept is not None:
-            kept.append(block)
+        into.append(block)
         yield block

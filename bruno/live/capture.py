@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 
 from audio.blocks import AudioBlock, AudioSourceError
 from audio.detector import KnockDetector
-from audio.loudness import LoudWatcher
+from audio.hearing import heard_events
 from bruno.live.session import LiveSession
 from referee.events import Event
 from vision.frames import Frame, FrameSourceError
@@ -110,15 +110,7 @@ class MicCapture(_Capture):
         super().__init__(session, note)
         self.blocks = blocks
         self.detector = detector
-        self.loudness = LoudWatcher()
 
     def _capture(self) -> None:
-        for block in self.blocks:
-            for loud in self.loudness.process(block):
-                self._feed(loud)
-            for knock in self.detector.process(block):
-                self._feed(knock.event())
-        for loud in self.loudness.finish():
-            self._feed(loud)
-        for knock in self.detector.finish():
-            self._feed(knock.event())
+        for event in heard_events(self.blocks, self.detector):
+            self._feed(event)
