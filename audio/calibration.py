@@ -184,21 +184,19 @@ def _classifier_calibration(blocks: list[AudioBlock], knocks: list[HeardKnock],
 
     room = classifier.calibrate([verdict(k) for k in knocks], [verdict(o) for o in others],
                                 threshold=DetectorParams().second_opinion_logit)
-    separation = room.separation if np.isfinite(room.separation) else None
-    return KnockClassifierCalibration(
-        prototype=[round(v, 4) for v in room.prototype],
-        min_similarity=round(room.min_similarity, 4), threshold=round(room.threshold, 4),
-        near_threshold=round(room.near_threshold, 4),
-        separation=None if separation is None else round(separation, 2))
+    # (A separation with no other onset heard is NaN, which TOML cannot hold: None.)
+    separation = round(room.separation, 2) if np.isfinite(room.separation) else None
+    return KnockClassifierCalibration(**{**room.to_dict(), "separation": separation})
 
 
 def room_calibration_for(mic: MicProfile | None) -> RoomCalibration | None:
     """The classifier's room calibration from a profile's [mic] section (None: none there)."""
     if mic is None or mic.classifier is None:
         return None
-    c = mic.classifier
-    return RoomCalibration(tuple(c.prototype), c.min_similarity, c.threshold, c.near_threshold,
-                           float("nan") if c.separation is None else c.separation)
+    separation = mic.classifier.separation
+    return RoomCalibration.from_dict({**mic.classifier.model_dump(),
+                                      "separation": float("nan") if separation is None
+                                      else separation})
 
 
 def knock_model_for(mic: MicProfile | None) -> KnockModel:
