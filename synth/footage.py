@@ -558,7 +558,13 @@ def render_footage(scenario: Scenario, out: str | Path, size: tuple[int, int] = 
         video.time_base = Fraction(1, fps)
         quality = {"crf": str(crf)} if look is None else {
             "b": f"{look.bitrate_kbps}k", "maxrate": f"{look.bitrate_kbps}k",
-            "bufsize": f"{2 * look.bitrate_kbps}k"}
+            "bufsize": f"{2 * look.bitrate_kbps}k",
+            # x264's macroblock tree under a bitrate cap came out differently from run to run
+            # (the first encode in a process differed from the later ones, and one render of the
+            # tilted clip from another: its tests passed and failed on identical runs); without
+            # it every render of a game is the same file. Real-time webcam encoders do without
+            # it too.
+            "x264-params": "mbtree=0"}
         video.options = {**quality, "preset": "veryfast", "g": str(2 * fps), "threads": "1"}
         audio = None
         if sound:

@@ -197,6 +197,12 @@ LIFT_MIN_S = 0.25
 """... at least this long after it: a hand takes longer to let go of a card, lift off it and
 come again with the next."""
 
+SETTLING_S = 0.3
+"""A patch by the same hand this soon after the last card, the hand never having left it nor
+the card been seen without it, is that card still coming to rest. A hand laying cards one after
+the other lets go of each before the next, which takes longer; cards fanned out in one motion
+closer together than this come out as one (a known limit, vision/TABLE.md)."""
+
 SAME_REST_S = 0.07
 """A patch that came to rest within this of the last card (two frames at 30 fps) is more of
 that card, not another one."""
@@ -316,6 +322,8 @@ class _Played:
     hull: np.ndarray  # bool mask over the region
     before: np.ndarray  # reference before it came
     seat_share: float | None = None  # of the frames' votes, those that named `seat`
+    caught_up_t: float = float("inf")
+    """When the reference around it was caught up (a hand taken in with it is gone from it)."""
 
 
 @dataclass
@@ -598,6 +606,8 @@ class PileWatcher:
         if not waiting.caught_up:
             # Until it is done: the hand that just left may still move at the pile's edge.
             waiting.caught_up = self._catch_up(waiting.played, waiting.others)
+            if waiting.caught_up:
+                waiting.played.caught_up_t = frame.t_s
         if frame.t_s - waiting.last_read_t < READ_SPACING_S:
             return []
         places = self._whole_card(waiting.played)
@@ -754,6 +764,13 @@ class PileWatcher:
         overlap = _iou(hull, last.hull)
         near_last = _grown(last.hull, 2)
         touches = bool((hull & near_last).any())
+        if seat is not None and seat == last.seat and touches and not self.hand_left and \
+                rest_t - last.t_s < SETTLING_S and self._unseen(last):
+            # The hand never left and the last card was never seen without it: the same card
+            # coming to rest in steps (the hand at rest over the pile taken for a card a frame
+            # before the card under it: the tilted webcam clip through its four-corner
+            # calibration, 4.97 and 5.13 s).
+            return True
         if seat is not None and seat == last.seat:
             # A patch by the same seat on or right beside the last card is that card, moved or
             # uncovered by the leaving hand, unless it is the next card of a multi-card play.
@@ -767,6 +784,11 @@ class PileWatcher:
         # Another seat's hand (or one not seen) placed it: a jump-in unless it is nearly the
         # same patch as the last card.
         return seat is None and overlap >= ADJUST_UNSEEN_MIN_OVERLAP
+
+    def _unseen(self, last: _Played) -> bool:
+        """Is `last` the card waiting to be read, not yet read in a frame without a hand?"""
+        return self.waiting is not None and self.waiting.played is last and \
+            self.waiting.clean_frames == 0
 
     def _next_card_of_play(self, last: _Played, hull: np.ndarray, crop: np.ndarray,
                            rest_t: float) -> bool:
@@ -834,9 +856,14 @@ class PileWatcher:
         ys = ys + self.region_px[1]
         most = LIFTED_MAX_COVER * len(xs)
         crops = dict(self.history)
+        # Only once the reference around it was caught up: a hand confirmed with the card was
+        # taken into the arm tracker's background with it, and no arm seems to cover its
+        # place until it moves (the tilted webcam clip, 5.37 s: the part of a card its hand
+        # had covered, uncovered as the hand went, was taken for a next card).
+        since = max(last.t_s, last.caught_up_t)
         return any(all(a.covers(xs, ys) <= most for a in arms) and t in crops and
                    _matches(crops[t], self.reference, last.hull, 1 - LIFTED_MAX_COVER)
-                   for t, arms in self.arm_history if last.t_s < t < rest_t)
+                   for t, arms in self.arm_history if since <= t < rest_t)
 
     def _reads_another(self, last: _Played, hull: np.ndarray) -> bool:
         """Does the reader see another card in the patch than the last card, both sure? A card
