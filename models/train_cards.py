@@ -675,6 +675,7 @@ def main(argv: list[str] | None = None) -> None:
         """Held-out accuracy on each extra set trained with, as ` name 0.9876` pieces."""
         return "".join(f" {name} {evaluate(model, x, y)[1]:.4f}" for name, x, y in side_sets)
 
+    pile_games = args.pile_games or len(PILE_SEEDS)
     model = build_model()
     if args.init_onnx is not None:
         init_from_onnx(model, args.init_onnx, xtr[rng_sample(len(xtr), 2048, args.seed)])
@@ -718,7 +719,7 @@ def main(argv: list[str] | None = None) -> None:
         "train_crops": args.train, "epochs": args.epochs, "seed": args.seed,
         "real_photos_trained_on": len(real_files),
         "footage_style_crops": args.footage_crops,
-        "pile_crops_from_footage_seeds": f"{PILE_SEEDS.start}-{PILE_SEEDS.stop - 1}"
+        "pile_crops_from_footage_seeds": f"{PILE_SEEDS.start}-{PILE_SEEDS.start + pile_games - 1}"
         if args.pile_crops else "none",
         "bare_table_negatives": args.table_negatives,
         "sunburst_part_crops": args.part_crops,
