@@ -183,7 +183,7 @@ def _classifier_calibration(blocks: list[AudioBlock], knocks: list[HeardKnock],
         return classifier.judge(samples, round((onset.t_s - start_s) * rate), onset.features)
 
     room = classifier.calibrate([verdict(k) for k in knocks], [verdict(o) for o in others],
-                                threshold=DetectorParams().second_opinion_logit)
+                                threshold=DetectorParams().knock_logit)
     # (A separation with no other onset heard is NaN, which TOML cannot hold: None.)
     separation = round(room.separation, 2) if np.isfinite(room.separation) else None
     return KnockClassifierCalibration(**{**room.to_dict(), "separation": separation})

@@ -105,7 +105,24 @@ def _judge(classifier: KnockClassifier, samples: np.ndarray, calibration=None):
 
 
 def heard(classifier, samples, calibration=None) -> list[float]:
-    """Onset times the stage + classifier accept in 16 kHz samples."""
+    """Onset times the stage + classifier accept in 16 kHz samples.
+
+    By default this is the shipped detector itself (`audio.detector.KnockDetector`, the
+    classifier deciding every onset at its model's threshold, a room calibration as
+    `bruno listen --profile` uses it), so the table measures what the product does. The
+    older harness modes (`--with-gates`, a level gate in front) go through `JudgedDetector`.
+    """
+    if not LEVEL_GATE and (GATES_ONLY or not WITH_GATES):
+        from audio.blocks import array_blocks
+        from audio.detector import DetectorParams, KnockDetector, detect_knocks
+
+        if GATES_ONLY:
+            detector = KnockDetector(classifier=None)
+        else:
+            detector = KnockDetector(classifier=classifier, room=calibration,
+                                     params=DetectorParams(knock_logit=classifier.threshold))
+        blocks = array_blocks(samples, RATE_HZ, RATE_HZ, 4000)
+        return [k.t_s for k in detect_knocks(blocks, detector) if k.t_s >= SCORED_FROM_S]
     onsets = find_onsets(samples, _judge(classifier, samples, calibration), block_samples=4000)
     return [o.t_s for o in onsets if o.accepted and o.t_s >= SCORED_FROM_S]
 
@@ -327,6 +344,8 @@ def main(argv=None) -> int:
     parser.add_argument("--tag", default="", help="suffix of model files and results")
     parser.add_argument("--model-tag", default=None, help="score the models of another tag")
     parser.add_argument("--no-level-gate", action="store_true")
+    parser.add_argument("--hard-mining", action="store_true",
+                        help="train with online hard-negative mining (train_knocks.train)")
     parser.add_argument("--gates-only", action="store_true",
                         help="score the hand-set gates alone (the baseline)")
     parser.add_argument("--with-gates", action="store_true",
@@ -369,7 +388,7 @@ def main(argv=None) -> int:
         model = model_of(fold)
         t0 = time.time()
         if args.retrain or not model.exists():
-            fit(fold, spec, model, steps=args.steps)
+            fit(fold, spec, model, steps=args.steps, hard_mining=args.hard_mining)
         chosen = thresholds.get(fold)
         result = evaluate_fold(fold, model, chosen[0] if chosen else None)
         if chosen:
