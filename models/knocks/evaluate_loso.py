@@ -355,6 +355,9 @@ def main(argv=None) -> int:
     parser.add_argument("--tag", default="", help="suffix of model files and results")
     parser.add_argument("--model-tag", default=None, help="score the models of another tag")
     parser.add_argument("--no-level-gate", action="store_true")
+    parser.add_argument("--negative-copies", type=int, default=None,
+                        help="augmented copies of each negative anchor to train on "
+                             "(default: the recipe's, train_knocks.NEGATIVE_COPIES)")
     parser.add_argument("--hard-mining", action="store_true",
                         help="train with online hard-negative mining (train_knocks.train)")
     parser.add_argument("--gates-only", action="store_true",
@@ -404,7 +407,9 @@ def main(argv=None) -> int:
         model = model_of(fold)
         t0 = time.time()
         if args.retrain or not model.exists():
-            fit(fold, spec, model, steps=args.steps, hard_mining=args.hard_mining)
+            copies = {} if args.negative_copies is None else \
+                {"negative_copies": args.negative_copies}
+            fit(fold, spec, model, steps=args.steps, hard_mining=args.hard_mining, **copies)
         chosen = thresholds.get(fold)
         result = evaluate_fold(fold, model, chosen[0] if chosen else None)
         if chosen:
