@@ -78,8 +78,8 @@ WITH_GATES = False
 GATES_ONLY = False
 """`--gates-only`: the hand-set gates alone, scored the same way (the baseline)."""
 """Score the product's rule instead of the classifier alone (`--with-gates`): the detector's
-hand-set gates decide first, and the classifier at logit 0 judges what they refuse
-(`audio.detector.KnockDetector`'s second opinion)."""
+hand-set gates decide first, and the classifier at logit 0 judges what they refuse (the
+detector's rule before the classifier replaced the gates; kept to compare)."""
 
 
 def _judge(classifier: KnockClassifier, samples: np.ndarray, calibration=None):
