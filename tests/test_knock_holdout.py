@@ -22,7 +22,7 @@ HAVE_DATA = (shared_data_dir() / "knocks-wide" / "labels.csv").exists() and (
 def holdout():
     if not HAVE_DATA:
         pytest.skip(f"shared data not found at {shared_data_dir()} (set BRUNO_SHARED_DATA)")
-    from evaluation.knock_holdout import holdout_recall
+    from models.knocks.holdout import holdout_recall
 
     return {row.source: row for row in holdout_recall()}
 
@@ -42,7 +42,7 @@ MISSES_THE_BAR = {
     if s in MISSES_THE_BAR else s for s in KNOCK_SOURCES])
 def test_the_shipped_detector_hears_nine_in_ten_held_out_knocks_of_every_source(
         holdout, source):
-    from evaluation.knock_holdout import MIN_RECALL
+    from models.knocks.holdout import MIN_RECALL
 
     row = holdout[source]
     assert row.knocks >= 1

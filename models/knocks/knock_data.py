@@ -138,7 +138,7 @@ def padded_audio(clip: Clip) -> np.ndarray:
 
 
 #: The share of every knock source that the shipped model never trains on: its test subset
-#: (tests/test_knock_holdout.py, `python -m evaluation.knock_holdout`).
+#: (tests/test_knock_holdout.py, `python -m models.knocks.holdout`).
 TEST_SUBSET_SHARE = 0.2
 
 

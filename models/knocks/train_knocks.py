@@ -280,7 +280,7 @@ def training_mask(bank: dict, exclude_fold: str | None,
                   negative_copies: int | None = None) -> np.ndarray:
     """Bank items a LOSO fold may train on (everything when exclude_fold is None), without
     any item near a held-out knock (`exclude_clip_times`: {clip name: [t_s, ...]}, the
-    shipped model's test subset, evaluation.knock_holdout). `negative_copies`: keep only this
+    shipped model's test subset, models.knocks.holdout). `negative_copies`: keep only this
     many augmented copies of each negative anchor (2: the v4 recipe; None: all the bank has)."""
     keep = ~np.isin(bank["cls"], NOT_TRAINED_ON)
     # An item whose onset the stage does not find again after augmentation would never be

@@ -1,7 +1,7 @@
 """The shipped detector on the knocks its model never trained on: the last fifth of every real
 knock source (`models.knocks.knock_data.shipped_test_subset`), heard with the defaults.
 
-    python -m evaluation.knock_holdout
+    python -m models.knocks.holdout
 
 The shipped model (`make train-knocks`) is trained with `--hold-out-test-subset`, so these
 knocks, and every training window that could hold them, stay out of its training; the rest of
