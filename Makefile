@@ -98,14 +98,28 @@ demo-footage: $(STAMP)
 	$(BIN)/python -m synth.demo_footage
 
 # The knock classifier's recipe (models/knocks/, issue 20): an augmented bank of onsets from
-# every real knock source and the synthetic card slaps, then the model on all sources, written
-# to models/knocks.onnx with its threshold; `python -m models.knocks.evaluate_loso` validates
-# the recipe leave-one-source-out (models/knocks/REPORT.md). Work files go to
-# $BRUNO_KNOCK_LAB (default /tmp/bruno-knock-lab), never into the repository.
+# every real knock source and the synthetic card slaps (and the v4 bank: 2 copies of each
+# negative), then three models on all sources except the last fifth of each one's knocks (the
+# shipped model's test subset, tests/test_knock_holdout.py): on the v4 bank, on the first 2
+# and on all 6 copies of the v5 bank's negatives, joined into models/knocks.onnx (their mean
+# logit) with its line (logit 0);
+# `python -m models.knocks.evaluate_loso` validates the recipe leave-one-source-out
+# (models/knocks/REPORT.md). Work files go to $BRUNO_KNOCK_LAB (default
+# /tmp/bruno-knock-lab), never into the repository.
+KNOCK_LAB ?= $${BRUNO_KNOCK_LAB:-/tmp/bruno-knock-lab}
 .PHONY: train-knocks
 train-knocks:
 	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
 	$(TRAIN_VENV)/bin/python -m pip install --quiet -e '.[train]'
 	$(TRAIN_VENV)/bin/python -m models.knocks.train_knocks bank
-	$(TRAIN_VENV)/bin/python -m models.knocks.train_knocks train --out models/knocks.onnx
-	$(TRAIN_VENV)/bin/python -m models.knocks.train_knocks set-threshold models/knocks.onnx 3.0
+	$(TRAIN_VENV)/bin/python -m models.knocks.train_knocks bank --v4
+	$(TRAIN_VENV)/bin/python -m models.knocks.train_knocks train --hold-out-test-subset \
+		--v4-bank --out $(KNOCK_LAB)/ship_v4_bank.onnx
+	$(TRAIN_VENV)/bin/python -m models.knocks.train_knocks train --hold-out-test-subset \
+		--negative-copies 6 --out $(KNOCK_LAB)/ship_all_copies.onnx
+	$(TRAIN_VENV)/bin/python -m models.knocks.train_knocks train --hold-out-test-subset \
+		--out $(KNOCK_LAB)/ship_two_copies.onnx
+	$(TRAIN_VENV)/bin/python -m models.knocks.ensemble models/knocks.onnx \
+		$(KNOCK_LAB)/ship_v4_bank.onnx $(KNOCK_LAB)/ship_two_copies.onnx \
+		$(KNOCK_LAB)/ship_all_copies.onnx
+	$(TRAIN_VENV)/bin/python -m models.knocks.train_knocks set-threshold models/knocks.onnx 0

@@ -55,7 +55,7 @@ class MicMeasurement:
 
     profile: MicProfile
     margin_db: float
-    knock_like: int  # how many of the knocks the calibrated model calls knocks
+    knock_like: int  # how many of the knocks the calibrated detector calls knocks
 
     @property
     def separation(self) -> float | None:
@@ -101,6 +101,7 @@ def measure_mic(
     """Run the protocol over `blocks` (detector-rate blocks starting at the recording's start).
     `classifier`: the learned knock classifier to calibrate (default: the shipped one)."""
     blocks = list(blocks)
+    classifier = classifier or default_classifier()
     if not blocks:
         raise CalibrationError("the recording is empty")
     start_s = blocks[0].t_s
@@ -152,14 +153,29 @@ def measure_mic(
         knock_high_drop_over_decay_db=round(statistics.median(
             f.high_peak_db - f.ring_high_db - f.decay_db for f in features), 1),
         knocks_heard=len(candidates),
-        classifier=_classifier_calibration(blocks, candidates, others,
-                                           classifier or default_classifier()),
+        classifier=_classifier_calibration(blocks, candidates, others, classifier),
         measured_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )
-    min_confidence = DetectorParams().min_confidence
-    model = knock_model_for(profile)
-    knock_like = sum(knock_confidence(f, model) >= min_confidence for f in features)
-    return MicMeasurement(profile=profile, margin_db=weakest, knock_like=knock_like)
+    return MicMeasurement(profile=profile, margin_db=weakest,
+                          knock_like=_knock_like(blocks, candidates, profile, classifier))
+
+
+def _knock_like(blocks: list[AudioBlock], knocks: list[HeardKnock], profile: MicProfile,
+                classifier: KnockClassifier | None) -> int:
+    """How many of the calibration knocks the detector calls knocks with this profile: the
+    classifier with the room's calibration (the gates with the profile's model when the
+    classifier is not installed)."""
+    room = room_calibration_for(profile)
+    if classifier is None or room is None:
+        model, line = knock_model_for(profile), DetectorParams().min_confidence
+        return sum(knock_confidence(k.features, model) >= line for k in knocks)
+    samples = np.concatenate([b.samples for b in blocks]).astype(np.float32)
+    start_s, rate = blocks[0].t_s, blocks[0].rate_hz
+    line = DetectorParams().knock_logit
+    return sum(
+        max(v.logit - line, room.margin(v)) >= 0
+        for v in (classifier.judge(samples, round((k.t_s - start_s) * rate), k.features)
+                  for k in knocks))
 
 
 def _onsets_in(blocks: list[AudioBlock], floor_db: float) -> list[HeardKnock]:
@@ -183,7 +199,7 @@ def _classifier_calibration(blocks: list[AudioBlock], knocks: list[HeardKnock],
         return classifier.judge(samples, round((onset.t_s - start_s) * rate), onset.features)
 
     room = classifier.calibrate([verdict(k) for k in knocks], [verdict(o) for o in others],
-                                threshold=DetectorParams().second_opinion_logit)
+                                threshold=DetectorParams().knock_logit)
     # (A separation with no other onset heard is NaN, which TOML cannot hold: None.)
     separation = round(room.separation, 2) if np.isfinite(room.separation) else None
     return KnockClassifierCalibration(**{**room.to_dict(), "separation": separation})

@@ -5,10 +5,13 @@ the knocks found do not depend on how the samples were cut into blocks. Per fram
 `hop_s`) it computes the level and the spectral flux in log-spaced bands (the onset
 function); an onset is a frame whose flux beats an adaptive threshold (median + k·MAD of
 the last second) while the level stands clear of the noise floor (a low percentile of the
-last seconds' levels). The detector then listens `decay_window_s` past the loudest frame,
-measures the onset's features (`audio.knock_score.OnsetFeatures`) and emits a knock when
-they look like a knuckle on a table. A knock's `t_s` is its onset, found to the sample on
-the waveform, not the moment it was decided (`decided_at_s`).
+last seconds' levels). The detector then listens `decay_window_s` past the loudest frame and
+measures the onset's features (`audio.knock_score.OnsetFeatures`). Whether the onset is a
+knock is the learned classifier's verdict (`audio.knock_classifier`, models/knocks.onnx) on
+a short window around it, given once `post_s` (40 ms) after the onset has been heard; only
+when that model is not installed do the hand-set shape gates of `audio.knock_score` decide.
+A knock's `t_s` is its onset, found to the sample on the waveform, not the moment it was
+decided (`decided_at_s`).
 """
 
 from __future__ import annotations
@@ -83,12 +86,14 @@ class DetectorParams:
     decay_window_s: float = 0.020
     #: The latest a decision comes after the onset, for sounds that keep swelling.
     max_decision_delay_s: float = 0.060
-    #: Knocks whose confidence is below this are dropped.
+    #: The hand-set gates (used only without the learned classifier): knocks whose
+    #: confidence is below this are dropped.
     min_confidence: float = 0.5
-    #: The learned classifier's second opinion (`audio.knock_classifier`): an onset the
-    #: gates refuse is still a knock when the classifier's logit reaches this. 0 is the
-    #: threshold fixed before its leave-one-source-out validation (models/knocks/REPORT.md).
-    second_opinion_logit: float = 0.0
+    #: The learned classifier's line: an onset is a knock when its logit reaches this (the
+    #: knock's confidence is 0.5 on the line). 0 (p = 0.5) was fixed before the classifier's
+    #: leave-one-source-out validation; models/knocks/REPORT.md gives what higher lines
+    #: chosen on the training sources cost in recall.
+    knock_logit: float = 0.0
     #: Where the refined onset is placed: where the waveform's envelope first reaches this
     #: fraction of the peak envelope (0.1 = -20 dB below the peak).
     onset_envelope_fraction: float = 0.1
@@ -162,7 +167,7 @@ class KnockDetector:
     rate_hz: int = DETECTOR_RATE_HZ
     keep_rejected: bool = False
     classifier: KnockClassifier | None = field(default_factory=default_classifier)
-    """The learned second opinion on onsets the gates refuse (None: the gates alone)."""
+    """The learned judge of every onset (None: the hand-set gates decide instead)."""
     room: RoomCalibration | None = None
     """What this table's calibration knocks taught the classifier (`audio.calibration
     .room_calibration_for`): onsets that sound like them pass from a lower logit."""
@@ -186,7 +191,8 @@ class KnockDetector:
         # before the onset to after it, judged up to a few frames later).
         self._keep_samples = self._window + round(0.3 * self.rate_hz)
         self._deferred: list[HeardKnock] = []
-        """Onsets the gates refused, waiting for the classifier's window after the onset."""
+        """Onsets waiting for the classifier's window after the onset to be heard."""
+        self._last_knock_s = -np.inf  # the last knock's onset (refractory for judged onsets)
         self._recent = np.zeros(self._window, dtype=np.float32)  # zeros before the start
         self._recent_start = -self._window  # absolute sample index of _recent[0]
         self._next_frame_end = self._hop
@@ -239,7 +245,7 @@ class KnockDetector:
             ):
                 knocks += self._on_frame(power, level, flux, high, low)
                 if self._deferred:
-                    knocks += self._second_opinions(self._next_frame_end)
+                    knocks += self._judge_deferred(self._next_frame_end)
                 self._next_frame_end += self._hop
                 self._frame += 1
         drop = max(0, len(self._recent) - self._keep_samples)
@@ -255,7 +261,7 @@ class KnockDetector:
             knock = self._decide(self._pending)
             self._pending = None
             knocks += [knock] if knock is not None else []
-        return knocks + (self._second_opinions(None) if self._deferred else [])
+        return knocks + (self._judge_deferred(None) if self._deferred else [])
 
     # -- per frame ----------------------------------------------------------------------
 
@@ -388,26 +394,30 @@ class KnockDetector:
             high_peak_db=pending.peak_high_db - pending.high_floor_db,
         )
         decided_at_s = self._time_of_sample(self._next_frame_end)
-        confidence = knock_confidence(features, self.model)
-        knock = HeardKnock(onset_s, features.strength_db, confidence, features, decided_at_s)
         muted = self.mute.is_muted(onset_s)
-        if confidence >= self.params.min_confidence and not muted:
-            return knock
+        if self.classifier is None:  # the learned model is not installed: the hand-set gates
+            confidence = knock_confidence(features, self.model)
+            knock = HeardKnock(onset_s, features.strength_db, confidence, features, decided_at_s)
+            if confidence >= self.params.min_confidence and not muted:
+                return knock
+            if self.keep_rejected:
+                self.rejected.append(knock)
+            return None
+        knock = HeardKnock(onset_s, features.strength_db, 0.0, features, decided_at_s)
+        # A room profile's level gate holds: calibrated on this table's knocks, it refuses
+        # sounds far quieter than they are.
         level_db = features.floor_db + features.strength_db
         loud_enough = self.model.min_level_db is None or level_db >= self.model.min_level_db
-        if self.classifier is not None and not muted and loud_enough:
-            # (A room profile's level gate holds for it too: calibrated on this table's
-            # knocks, it refuses sounds far quieter than they are.)
-            # The gates were drawn from one device; the classifier was trained on many. It
-            # needs the sound up to its window's end after the onset: judged a little later.
+        if not muted and loud_enough:
+            # The classifier needs the sound up to its window's end after the onset: judged
+            # a little later (`_judge_deferred`).
             self._deferred.append(knock)
-            return None
-        if self.keep_rejected:
+        elif self.keep_rejected:
             self.rejected.append(knock)
         return None
 
-    def _second_opinions(self, frame_end: int | None) -> list[HeardKnock]:
-        """The classifier's verdicts on the refused onsets whose window has been heard up to
+    def _judge_deferred(self, frame_end: int | None) -> list[HeardKnock]:
+        """The classifier's verdicts on the onsets whose window has been heard up to
         `frame_end` (an absolute sample index; None: the input ended, judge them all)."""
         assert self.classifier is not None
         spec = self.classifier.spec
@@ -421,17 +431,21 @@ class KnockDetector:
             # Up to the window's end (at the end of the input, what there is: zeros after it).
             heard = self._recent[: max(0, onset + spec.n_post - self._recent_start)]
             verdict = self.classifier.judge(heard, onset - self._recent_start, knock.features)
-            margin = verdict.logit - self.params.second_opinion_logit
+            margin = verdict.logit - self.params.knock_logit
             if self.room is not None:
                 margin = max(margin, self.room.margin(verdict))
-            if margin >= 0:
-                confidence = float(1.0 / (1.0 + np.exp(-min(margin, 60.0))))
+            confidence = float(1.0 / (1.0 + np.exp(-np.clip(margin, -60.0, 60.0))))
+            # An onset found while an earlier one waited for its verdict is inside that
+            # knock's refractory time once the earlier one is a knock (a knock's own ring).
+            ringing = knock.t_s - self._last_knock_s < self.params.refractory_s
+            if margin >= 0 and not ringing:
                 decided = knock.decided_at_s if frame_end is None else \
                     self._time_of_sample(frame_end)
+                self._last_knock_s = knock.t_s
                 knocks += self._keep(replace(knock, confidence=confidence,
                                              decided_at_s=decided))
             elif self.keep_rejected:
-                self.rejected.append(knock)
+                self.rejected.append(replace(knock, confidence=confidence))
         return knocks
 
     def _refine_onset(self, pending: _Pending) -> tuple[float, float]:

@@ -4,13 +4,13 @@
 
 Cost: 48 kHz mono (room noise with a knock every 1.5 s) is resampled and analysed on one
 thread; CPU seconds (time.process_time, the least of 3 runs) over audio seconds, measured in
-this run, for the whole path and for its parts: the resampler, the knock detector (with its
-learned classifier on the onsets the gates refuse) and the loud-moment watcher that runs
+this run, for the whole path and for its parts: the resampler, the knock detector (its
+learned classifier judging every onset) and the loud-moment watcher that runs
 beside it live. Aim: under 3% of one core.
 
 Latency: the same sound fed in 10 ms blocks, as from a microphone; for each knock, the time
 from its onset to the end of the block after which it was emitted (audio time: what a live
-listener waits, before any processing time). Aim: under 30 ms plus one block.
+listener waits, before any processing time). Aim (issue 20): at most 60 ms.
 """
 
 from __future__ import annotations
@@ -69,6 +69,10 @@ def run_stream(sound: np.ndarray, block_s: float):
     return resample_s, detect_s, emitted, loud_s
 
 
+#: Onset to event, audio time (issue 20): the classifier waits for 40 ms after the onset.
+LATENCY_AIM_MS = 60.0
+
+
 def measure(seconds: float) -> None:
     sound, times = make_sound(seconds)
     print(f"audio: {seconds:.0f} s at {RATE_HZ} Hz mono, {len(times)} knocks in room noise; "
@@ -92,7 +96,7 @@ def measure(seconds: float) -> None:
         block_ms = 1000 * BLOCK_SIZES_S[0]
         print(f"latency onset -> event with {block_ms:.0f} ms blocks (ms): median "
               f"{statistics.median(latencies):.1f}, worst {max(latencies):.1f}; "
-              f"aim < {30 + block_ms:.0f} (30 ms + one block)")
+              f"aim <= {LATENCY_AIM_MS:.0f}")
 
 
 def measure_real_latency() -> None:

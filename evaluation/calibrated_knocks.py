@@ -15,13 +15,14 @@ of the calibrated detector on every negative clip of both data sets (backgrounds
 distractors, per 10 min; hard-negative clips with a knock) beside the default's. Nothing here
 is tuned: the calibration's constants were fixed before this was first run.
 
-The shipped classifier was trained on every one of these sources, so with it the figures
-show what the calibration does end to end, not how it generalises. `--fold-models DIR` scores
-each source with `DIR/loso_<source>_v4.onnx`, the model trained without that source (the
-knock recipe's leave-one-source-out folds, models/knocks/REPORT.md): its recall is then on
-knocks the classifier never heard (its false knocks are still partly on negatives it trained
-on). Every clip is padded with 0.5 s of its source's quiet before and 0.3 s after, as the
-recipe does: some clips begin with their knock, and the onset stage needs a little history.
+The shipped classifier was trained on most of every one of these sources, so with it the
+figures show what the calibration does end to end, not how it generalises. `--fold-models DIR`
+scores each source with `DIR/loso_<source><TAG>.onnx` (`--model-tag`, default _v4), the model
+trained without that source (the knock recipe's leave-one-source-out folds,
+models/knocks/REPORT.md): its recall is then on knocks the classifier never heard (its false
+knocks are still partly on negatives it trained on). Every clip is padded with 0.5 s of its
+source's quiet before and 0.3 s after, as the recipe does: some clips begin with their knock,
+and the onset stage needs a little history.
 """
 
 from __future__ import annotations
@@ -208,7 +209,9 @@ def main(argv: list[str] | None = None) -> int:
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("data_dir", nargs="?", type=Path, default=None)
     parser.add_argument("--fold-models", type=Path, default=None,
-                        help="score each source with DIR/loso_<source>_v4.onnx")
+                        help="score each source with DIR/loso_<source><TAG>.onnx")
+    parser.add_argument("--model-tag", default="_v4",
+                        help="the fold models' tag (default _v4; the shipped recipe: _v45)")
     args = parser.parse_args(argv)
     data_dir = args.data_dir or shared_data_dir()
     clips = read_clips(data_dir)
@@ -228,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         classifier = default_classifier()
         if args.fold_models is not None:
-            fold_model = args.fold_models / f"loso_{source}_v4.onnx"
+            fold_model = args.fold_models / f"loso_{source}{args.model_tag}.onnx"
             if not fold_model.is_file():
                 print(f"evaluation.calibrated_knocks: error: {fold_model} not found",
                       file=sys.stderr)

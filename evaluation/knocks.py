@@ -59,8 +59,15 @@ def knock_times(
 ) -> list[float]:
     """Onsets of the knocks heard in mono samples at the detector rate."""
     blocks = array_blocks(samples, DETECTOR_RATE_HZ, DETECTOR_RATE_HZ)
-    detector = KnockDetector(params=params or DetectorParams(), model=model or KnockModel())
+    extra = {"classifier": None} if GATES_ONLY else {}
+    detector = KnockDetector(params=params or DetectorParams(), model=model or KnockModel(),
+                             **extra)
     return [k.t_s for k in detect_knocks(blocks, detector)]
+
+
+#: `--gates`: score the hand-set gates alone (how the tables of audio/README.md's
+#: "Evaluation" section were made, before the learned classifier decided).
+GATES_ONLY = False
 
 
 def score_clips(
@@ -291,7 +298,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", type=Path, help="room profile with a calibrated [mic]")
     parser.add_argument("--operating-points", action="store_true",
                         help="also compare min_confidence values (slow: one run each)")
+    parser.add_argument("--gates", action="store_true",
+                        help="the hand-set gates alone (the detector without its classifier)")
     args = parser.parse_args(argv)
+    global GATES_ONLY
+    GATES_ONLY = args.gates
     try:
         clips = load_clips(args.data_dir)
         model = _model(args.profile)

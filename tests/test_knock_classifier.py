@@ -1,6 +1,7 @@
 """The learned knock classifier (audio.knock_classifier, models/knocks.onnx; issue 20): what
-the shipped model says of a synthetic knuckle knock and of synthetic card slaps. It is not yet
-the detector's gate (models/knocks/REPORT.md says why); these check the shipped file works."""
+the shipped model says of a synthetic knuckle knock and of synthetic card slaps, and how a room
+calibration moves its line. It decides every onset the detector finds (audio.detector); how
+well it does on real sources is tests/test_knock_holdout.py and models/knocks/REPORT.md."""
 
 from __future__ import annotations
 

@@ -118,7 +118,7 @@ def _report(measurement: MicMeasurement, profile: Path, json_out: bool) -> None:
               "knock harder or move the microphone closer, then calibrate again", file=sys.stderr)
     if measurement.knock_like < mic.knocks_heard:
         print(f"bruno: warning: only {measurement.knock_like} of the {mic.knocks_heard} loudest "
-              "sounds after the quiet part sound like knuckle knocks, even to this profile; "
+              "sounds after the quiet part sound like knocks, even to this profile; "
               "check the recording",
               file=sys.stderr)
     if not measurement.margin_is_safe:

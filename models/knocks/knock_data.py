@@ -115,21 +115,46 @@ def load_clips(root: Path = DATA_ROOT) -> list[Clip]:
 
 
 def load_audio(clip: Clip) -> np.ndarray:
-    """The clip as the detector hears it (16 kHz mono float32), padded (see PAD_*_S)."""
-    CACHE_DIR.mkdir(exist_ok=True)
+    """The clip as the detector hears it (16 kHz mono float32), padded (see PAD_*_S); cached."""
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
     cached = CACHE_DIR / (clip.name.replace("/", "__") + ".npy")
     if cached.exists():
         return np.load(cached)
-    from audio.blocks import laid_out  # the project's reader, read-only (PYTHONPATH)
+    padded = padded_audio(clip)
+    np.save(cached, padded)
+    return padded
+
+
+def padded_audio(clip: Clip) -> np.ndarray:
+    """`load_audio` without the cache (what the tests read)."""
+    from audio.blocks import laid_out
     from audio.sources import open_recording
 
     samples = laid_out(open_recording(clip.path, RATE_HZ, block_samples=4000).blocks)
     rng = np.random.default_rng(_stable_hash(clip.name))
     before = room_noise_like(samples, round(PAD_BEFORE_S * RATE_HZ), rng)
     after = room_noise_like(samples, round(PAD_AFTER_S * RATE_HZ), rng)
-    padded = np.concatenate([before, samples, after]).astype(np.float32)
-    np.save(cached, padded)
-    return padded
+    return np.concatenate([before, samples, after]).astype(np.float32)
+
+
+#: The share of every knock source that the shipped model never trains on: its test subset
+#: (tests/test_knock_holdout.py, `python -m models.knocks.holdout`).
+TEST_SUBSET_SHARE = 0.2
+
+
+def shipped_test_subset(clips: list[Clip]) -> list[tuple[Clip, tuple[float, ...]]]:
+    """[(clip, its held-out knock times)]: for every real knock source, the last
+    `TEST_SUBSET_SHARE` of its labelled knocks (at least one) in the order of clip name, then
+    time. Decided by names and labels only, so training and the test agree without a list."""
+    out: dict[str, list[float]] = {}
+    by_name = {c.name: c for c in clips}
+    for source in KNOCK_SOURCES:
+        events = [(c.name, t) for c in sorted(clips, key=lambda c: c.name)
+                  if c.source == source and c.is_knock for t in c.event_times_s]
+        n = max(1, int(np.ceil(TEST_SUBSET_SHARE * len(events))))
+        for name, t in events[len(events) - n:]:
+            out.setdefault(name, []).append(t)
+    return [(by_name[name], tuple(times)) for name, times in out.items()]
 
 
 def room_noise_like(samples: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:

@@ -48,6 +48,9 @@ class JudgedDetector(KnockDetector):
 
     def __init__(self, judge: Judge | None = None, threshold: float = 0.5, **kwargs) -> None:
         params = kwargs.pop("params", DetectorParams())
+        # Without the learned classifier the detector's hand-set gates decide, and with
+        # min_confidence -1 they accept every onset: the judge here is the only gate.
+        kwargs.setdefault("classifier", None)
         super().__init__(params=replace(params, min_confidence=-1.0), **kwargs)
         self.judge = judge
         self.threshold = threshold
