@@ -234,6 +234,7 @@ def knock_model_for(mic: MicProfile | None) -> KnockModel:
         return default
     return replace(
         default,
+        from_table=True,
         noise_floor_db=mic.noise_floor_db,
         min_level_db=mic.noise_floor_db + mic.threshold_db,
         min_centroid_hz=mic.knock_centroid_hz / 2.0,

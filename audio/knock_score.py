@@ -75,6 +75,9 @@ class KnockModel:
     Defaults were measured on the tune split of knocks-dev (see the module docstring).
     """
 
+    #: Fitted to a table's calibration knocks by a room profile (`audio.calibration
+    #: .knock_model_for`): the detector then lets these gates hear knocks beside its classifier.
+    from_table: bool = False
     #: Noise floor to start from before 0.5 s has been heard (dB re full scale); None: learn it.
     noise_floor_db: float | None = None
     #: A knock must fall at least this much (dB) between its peak and the decision.
