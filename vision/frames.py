@@ -68,6 +68,10 @@ class Frame:
     plane_shrunk: PlaneShrinker | None = field(default=None, repr=False)
     """For a frame from a video file, `plane_shrunk(index, size)` shrinks a plane of
     `decoded` sharing the work with the analysis copy (see `PlaneShrinker`); else None."""
+    _patch_loader: Callable[[np.ndarray, tuple[int, int]], np.ndarray] | None = \
+        field(default=None, repr=False)
+    """How `patch` cuts a patch when the full image is not the picture itself (a frame warped
+    into the table plane cuts it from the camera's picture in one warp); None: from `full()`."""
 
     @property
     def small(self) -> np.ndarray:
@@ -81,6 +85,16 @@ class Frame:
         if self._full is None:
             self._full = self._full_loader()
         return self._full
+
+    def patch(self, affine: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+        """A `size` (width, height) patch of the full image: its pixel (x, y) is the full
+        image's at `affine` (2x3) applied backwards, as `cv2.warpAffine` maps; the full
+        image's edge pixels repeat past it. A frame of a camera that leans cuts it straight
+        from the camera's picture (`vision.table_plane`) without warping the whole picture."""
+        if self._patch_loader is not None and self._full is None:
+            return self._patch_loader(affine, size)
+        return cv2.warpAffine(self.full(), affine, size, flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REPLICATE)
 
 
 class PlaneShrinker:

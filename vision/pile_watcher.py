@@ -807,7 +807,7 @@ class PileWatcher:
                 rw, rh = max(rw, short_side), max(rh, long_side)
         readings = []
         for frame in frames:
-            view = _card_view(frame.full(), (cx, cy), (rw, rh), angle)
+            view = _card_view(frame, (cx, cy), (rw, rh), angle)
             reading = self.read_card(view, frame.t_s)
             if reading is not None:
                 readings.append(reading)
@@ -858,7 +858,7 @@ def _grown(mask: np.ndarray, px: int) -> np.ndarray:
     return cv2.dilate(mask.astype(np.uint8), np.ones((2 * px + 1, 2 * px + 1), np.uint8)) > 0
 
 
-def _card_view(full: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
+def _card_view(frame: Frame, centre: tuple[float, float], size: tuple[float, float],
                angle_deg: float) -> np.ndarray:
     """The new card's patch turned square to the image and cut out with a margin of
     READ_PAD_CARDS of its size: the reader sees the new card, and little of those under it."""
@@ -866,8 +866,7 @@ def _card_view(full: np.ndarray, centre: tuple[float, float], size: tuple[float,
     h = max(8, round(size[1] * (1 + 2 * READ_PAD_CARDS)))
     turn = cv2.getRotationMatrix2D(centre, angle_deg, 1.0)
     turn[:, 2] += (w / 2 - centre[0], h / 2 - centre[1])
-    return cv2.warpAffine(full, turn, (w, h), flags=cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
+    return frame.patch(turn, (w, h))
 
 
 def _matches(a: np.ndarray, b: np.ndarray, mask: np.ndarray, fraction: float,
