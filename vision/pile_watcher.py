@@ -263,6 +263,17 @@ ends moving, its middle unchanged from frame to frame) is card-shaped under a re
 pile, and then the pile shows as before (rendered webcam game 304 of the family's first
 version, 3.0 s: 0.0; on its games 301-306 every real card kept at least 0.46)."""
 
+UNSEEN_READ_SURE = 0.8
+"""A change no arm was seen bringing (seat None) is a play only when it reads at least this
+sure: a card comes in a hand, and an arm the table's colour, not seen, lays a card that reads
+as sure as any (rendered webcam games 301-306: the five such real cards read 0.998-1.0),
+while a lamp's exposure step with a glare drifting towards the pile made two unnamed changes
+that read 0.55 and 0.57 (game 306, 54.9 and 56.2 s)."""
+
+REMAINDER_READ_SURE = 0.2
+"""A card that reads less sure than this, laid by the seat that laid the last card within
+ADJUST_WINDOW_S, is the last card's remainder (`PileWatcher._remainder_of_last`)."""
+
 READ_PAD_CARDS = 0.15
 """The crop given to the reader is the card's patch turned square to the image, with this
 fraction of its size added on each side: the reader may read the patch itself as the card, or
@@ -635,7 +646,8 @@ class PileWatcher:
             return []
         played = waiting.played
         reading = vote_readings(waiting.readings) or self._read(played.hull, waiting.frames)
-        if reading is not None and reading.confidence < READ_SURE and not waiting.landed():
+        if reading is not None and ((reading.confidence < _bar(played) and not waiting.landed())
+                                    or self._remainder_of_last(played, reading)):
             # The reader's weak guess at a change no arm was seen bringing (a glare drifting
             # over the pile), or that went with the hand: the watcher saw no card come.
             if played in self.played:
@@ -658,6 +670,18 @@ class PileWatcher:
         return [CardPlayed(round(played.t_s, 4), card=Card.parse(reading.card), seat=played.seat,
                            confidence=round(reading.confidence, 3), alternatives=alternatives,
                            seat_confidence=seat_confidence)]
+
+    def _remainder_of_last(self, played: _Played, reading: CardReading) -> bool:
+        """Is a barely readable card by the seat that laid the card before it moments earlier
+        that card's remainder (the part its hand covered, or the card under it uncovered as
+        the hand slid off), not a card of its own? A card of its own reads: rendered webcam
+        games 301-306, the two such changes read 0.001 and 0.03, the real cards after a card
+        of the same seat all above REMAINDER_READ_SURE."""
+        if reading.confidence >= REMAINDER_READ_SURE or played.seat is None:
+            return False
+        before = [p for p in self.played if p is not played and p.t_s <= played.t_s]
+        return bool(before) and before[-1].seat == played.seat and \
+            played.t_s - before[-1].t_s < ADJUST_WINDOW_S
 
     def _adjusts(self, last: _Played, hull: np.ndarray, seat: int | None, rest_t: float,
                  crop: np.ndarray) -> bool:
@@ -812,6 +836,12 @@ class PileWatcher:
             if reading is not None:
                 readings.append(reading)
         return vote_readings(readings)
+
+
+def _bar(played: _Played) -> float:
+    """How sure the reading of a change must be to make it a play whatever else is known of
+    it: the referee's bar, or UNSEEN_READ_SURE when no arm was seen bringing it."""
+    return READ_SURE if played.seat is not None else max(READ_SURE, UNSEEN_READ_SURE)
 
 
 def vote_readings(readings: list[CardReading]) -> CardReading | None:
