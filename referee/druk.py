@@ -12,11 +12,12 @@ from typing import ClassVar
 
 from referee.cards import Card
 from referee.events import Call, CardPlayed, Draw, Event, Swap
-from referee.game import Game, TableState
+from referee.game import TableState
 from referee.messages import count_words
 from referee.rule_texts import DRUK_RULE_TEXTS
 from referee.rules import RuleSet
 from referee.rulings import Ruling, info
+from referee.uno import StandardUno
 from referee.words import SpokenWords, Words
 
 DEAL = 7
@@ -57,7 +58,7 @@ def _sips(n: int) -> str:
     return f"{count_words(n)} sip" + ("" if n == 1 else "s")
 
 
-class DrukUno(Game):
+class DrukUno(StandardUno):
     """DrukUNO (docs/rules/druk.md). Besides rulings, the game keeps for the report and the
     dashboard:
 
@@ -74,6 +75,7 @@ class DrukUno(Game):
                                            "P1": "D12"}
     instick_on_own_turn: ClassVar[bool] = False
     keeps_score: ClassVar[bool] = False
+    highest_total_wins: ClassVar[bool] = False
     tally: ClassVar[tuple[str, str] | None] = ("sips", "Sips")
     words: ClassVar[Words] = Words(
         game="DrukUNO", jump_in="jump-in", jumped_in="jumped in", slow_call=None,
@@ -109,18 +111,6 @@ class DrukUno(Game):
     def is_instick(self, card: Card) -> bool:
         """D10: a jump-in is a number card identical to the top card."""
         return card.is_number and card == self.state.top
-
-    def knock_ref(self, card: Card, instick: bool) -> str | None:
-        """Nothing needs a knock in DrukUNO."""
-        return None
-
-    def second_card_rule(self, seat: int, card: Card) -> tuple[str, str]:
-        """D11: a card that does not continue the seat's play is out of turn."""
-        return "out_of_turn", "B4"
-
-    def wrong_word(self, seat: int | None, word: str) -> str | None:
-        """D12: "UNO" is this game's own call."""
-        return None
 
     def continues_play(self, seat: int, card: Card, t: float) -> bool:
         """D3, D4: the same number (any colour) or the same kind of skip, draw two or reverse

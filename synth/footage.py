@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
@@ -51,10 +51,25 @@ ADJUST_AFTER_S = 0.15
 """A nudged card moves this long after it first lands; its truth `t` is after the nudge."""
 
 FAN_OFFSET_CARDS = (0.2, 0.4)
-"""A card of a multi-card play lands this many card heights from the one before (fanned)..."""
+"""A card of a multi-card play lands this many card heights from the one before, further along
+the play's fan (one direction for the play, as cards fanned in a hand lie; the fan is centred
+where the hand aims, so a fan of four stays on the pile) ..."""
 
 FAN_TURN_DEG = 15.0
 """... turned from it by up to this many degrees."""
+
+FAN_WANDER_DEG = 20.0
+"""Each card's step leaves the fan's direction by up to this (a hand is no ruler)."""
+
+STACK_OFFSET_CARDS = 0.04
+"""A card stacked on the one before lands within this many card heights of it ..."""
+
+STACK_TURN_DEG = 4.0
+"""... turned from it by up to this many degrees: squarely on it."""
+
+AT_ONCE_S = 0.3
+"""A card of a multi-card play laid less than this after the one before was in the hand with
+it (a fan put down in one motion): the hand does not lift off in between."""
 
 NEXT_CARD_MOVE_S = 0.25
 """The hand of a multi-card play comes in with its next card in this long (at most), after
@@ -132,6 +147,9 @@ class _Reach:
     skin: tuple[int, int, int]
     sleeve: tuple[int, int, int]
     carry_in: list[tuple[np.ndarray, np.ndarray]] | None = None  # (face, quad at arrival)s
+    fan: list[tuple[np.ndarray, np.ndarray, float]] = field(default_factory=list)
+    """Cards held with `carry_in` that land later, (face, quad, landing time): a fan put down
+    in one motion."""
     carry_out: list[tuple[np.ndarray, np.ndarray]] | None = None
     tremble_px: float = 0.0
     start: np.ndarray | None = None
@@ -285,6 +303,13 @@ class FootageRenderer:
                                                                CARD_OFFSET_CARDS)
         centre = self.pile_centre + np.float32(offset) * self.card_h
         angle = float(rng.uniform(0, 360))
+        fan_dir = 0.0
+        fanned = sum(more.lay == "fanned" for more in play.more)
+        if fanned:
+            # Centred where the hand aims: the first card lies half the fan back from it.
+            fan_dir = float(rng.uniform(0, 2 * math.pi))
+            back = fanned * float(np.mean(FAN_OFFSET_CARDS)) / 2 * self.card_h
+            centre = centre - np.float32([math.cos(fan_dir), math.sin(fan_dir)]) * back
         quad = card_quad(tuple(centre), self.card_h, angle)
         face = render_face(play.card, rng, style=footage_style(rng))
         t = self._quantise(play.t)
@@ -321,29 +346,44 @@ class FootageRenderer:
         reach = _Reach(t, t + play.linger_s, entry, grip, skin, sleeve,
                        carry_in=carried, tremble_px=self.card_h * 0.015)
         self.reaches.append(reach)
+        last_t = t
         for more in play.more:
-            reach, centre, angle = self._plan_next_card(play, more, reach, centre, angle,
-                                                        pile_stack)
-            reach.leave_t = reach.arrive_t + play.linger_s  # the last card's linger counts
+            reach, centre, angle, last_t = self._plan_next_card(
+                play, more, reach, last_t, (centre, angle, fan_dir), pile_stack)
+        reach.leave_t = last_t + play.linger_s  # the last card's linger counts
 
-    def _plan_next_card(self, play, more, before: _Reach, centre: np.ndarray, angle: float,
-                        pile_stack) -> tuple[_Reach, np.ndarray, float]:
-        """The next card of a multi-card play: the hand that laid the card before lets go of
-        it, lifts back off it towards its seat, and comes in again to lay this one beside it
-        (fanned); (this card's reach, its centre, its angle)."""
+    def _plan_next_card(self, play, more, before: _Reach, before_t: float, placed: tuple,
+                        pile_stack) -> tuple[_Reach, np.ndarray, float, float]:
+        """The next card of a multi-card play, laid `more.after_s` after the card before
+        (at `before_t`, by the reach `before`), which lies at `placed` = (centre, angle, the
+        play's fan direction). Laid at once (under AT_ONCE_S) it was in the same hand and
+        lands from it; else the hand lets go of the card before, lifts back off it towards its
+        seat, and comes in again with this one. (This card's reach, centre, angle, time.)"""
         rng = self.rng
-        t = self._quantise(before.arrive_t + more.after_s)
-        step_s = min(NEXT_CARD_MOVE_S, more.after_s * 0.3)  # to come in with this card
-        away = float(rng.uniform(0, 2 * math.pi))
-        step = float(rng.uniform(*FAN_OFFSET_CARDS)) * self.card_h
+        centre, angle, fan_dir = placed
+        t = self._quantise(before_t + more.after_s)
+        away = float(rng.uniform(0, 2 * math.pi))  # drawn for either lay: same seeds, same fan
+        if more.lay == "stacked":
+            step = float(rng.uniform(0, STACK_OFFSET_CARDS)) * self.card_h
+            angle = angle + float(rng.uniform(-STACK_TURN_DEG, STACK_TURN_DEG))
+        else:
+            step = float(rng.uniform(*FAN_OFFSET_CARDS)) * self.card_h
+            away = fan_dir + math.radians(FAN_WANDER_DEG) * (away / math.pi - 1)
+            angle = angle + float(rng.uniform(-FAN_TURN_DEG, FAN_TURN_DEG))
         centre = centre + np.float32([math.cos(away), math.sin(away)]) * step
-        angle = angle + float(rng.uniform(-FAN_TURN_DEG, FAN_TURN_DEG))
         quad = card_quad(tuple(centre), self.card_h, angle)
         face = render_face(more.card, rng, style=footage_style(rng))
+        self.pile_changes.append(_PileChange(t, face, quad, more.card))
+        pile_stack.append((more.card, face, quad))
+        self.truth_events.append({"t": t, "kind": "card", "card": more.card, "seat": play.seat})
+        if more.after_s < AT_ONCE_S:
+            before.fan.append((face, quad, t))  # in the hand since it came in
+            return before, centre, angle, t
+        step_s = min(NEXT_CARD_MOVE_S, more.after_s * 0.3)  # to come in with this card
         towards_seat = (before.entry - centre) / (np.linalg.norm(before.entry - centre) + 1e-6)
         grip = centre + towards_seat * self.card_h * 0.45
         lifted = before.target + towards_seat * self.card_h * LIFT_OFF_CARDS
-        let_go = before.arrive_t + min(0.1, more.after_s * 0.1)
+        let_go = before_t + min(0.1, more.after_s * 0.1)
         before.leave_t, before.withdraws = let_go, False
         lift = _Reach(t - step_s, t - step_s, before.entry, lifted, before.skin, before.sleeve,
                       tremble_px=before.tremble_px, start=before.target,
@@ -352,10 +392,7 @@ class FootageRenderer:
                        carry_in=[(face, quad)], tremble_px=before.tremble_px, start=lifted,
                        approach_s=step_s)
         self.reaches += [lift, reach]
-        self.pile_changes.append(_PileChange(t, face, quad, more.card))
-        pile_stack.append((more.card, face, quad))
-        self.truth_events.append({"t": t, "kind": "card", "card": more.card, "seat": play.seat})
-        return reach, centre, angle
+        return reach, centre, angle, t
 
     # -- frames ----------------------------------------------------------------------------
 
@@ -451,6 +488,9 @@ class FootageRenderer:
             reach.carry_out if t > reach.arrive_t else None)
         for face, quad in carried or ():
             paste_card(img, face, quad + (hand - reach.target))
+        for face, quad, land_t in reach.fan:
+            if t < land_t:  # still in the hand, over the cards that landed
+                paste_card(img, face, quad + (hand - reach.target))
         direction = hand - reach.entry
         length = float(np.linalg.norm(direction)) + 1e-6
         unit = direction / length
@@ -518,7 +558,13 @@ def render_footage(scenario: Scenario, out: str | Path, size: tuple[int, int] = 
         video.time_base = Fraction(1, fps)
         quality = {"crf": str(crf)} if look is None else {
             "b": f"{look.bitrate_kbps}k", "maxrate": f"{look.bitrate_kbps}k",
-            "bufsize": f"{2 * look.bitrate_kbps}k"}
+            "bufsize": f"{2 * look.bitrate_kbps}k",
+            # x264's macroblock tree under a bitrate cap came out differently from run to run
+            # (the first encode in a process differed from the later ones, and one render of the
+            # tilted clip from another: its tests passed and failed on identical runs); without
+            # it every render of a game is the same file. Real-time webcam encoders do without
+            # it too.
+            "x264-params": "mbtree=0"}
         video.options = {**quality, "preset": "veryfast", "g": str(2 * fps), "threads": "1"}
         audio = None
         if sound:

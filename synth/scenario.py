@@ -16,18 +16,21 @@ A scenario is JSON:
 A play's `t` is when its card comes to rest on the pile (the ground truth the watcher is scored
 against); the arm arrives before it and leaves `linger_s` after it. A play's `more` are cards
 the same hand lays right after, each `after_s` after the one before (a multi-card play, fanned
-or stacked): the arm stays over the pile in between, and each card is a play of its own in the
-truth. `variant` is the game played (the truth's game line). A take-back's `t` is when
-the top card leaves the pile; a draw's `t` when the hand touches the draw pile; a pass is a
-hand that reaches over the pile at `t` (or stops `short_cards` card heights short of it, an
-arm resting in view) and leaves `dwell_s` later without dropping anything. A `pair` is two
-identical cards put down together (B4, B10), two truth events at one `t`.
+or stacked; `"lay": "fanned"` spreads the cards along one direction, `"lay": "stacked"` puts each
+squarely on the card before; an `after_s` under 0.3 s is a card put down with the one before, from
+the same hand, in one motion): the arm stays over the pile in between, and each card is a play of
+its own in the truth. `variant` is the game played (the truth's game line). A take-back's `t` is
+when the top card leaves the pile; a draw's `t` when the hand touches the draw pile; a pass is a
+hand that reaches over the pile at `t` (or stops `short_cards` card heights short of it, an arm
+resting in view) and leaves `dwell_s` later without dropping anything. A `pair` is two identical
+cards put down together (B4, B10), two truth events at one `t`.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -55,8 +58,12 @@ class _Strict(BaseModel):
 
 class MoreCard(_Strict):
     card: str
-    after_s: float = Field(0.7, ge=0.3, le=1.5, description="laid this long after the card "
-                                                              "before, by the same hand")
+    after_s: float = Field(0.7, ge=0.05, le=1.5, description="laid this long after the card "
+                           "before, by the same hand; under 0.3 s it was in the hand with it "
+                           "(a fan put down in one motion), not brought in again")
+    lay: Literal["fanned", "stacked"] = Field(
+        "fanned", description="fanned: a little further along the play's fan than the card "
+        "before; stacked: squarely on it")
 
 
 class Play(_Strict):

@@ -95,6 +95,9 @@ def test_a_play_reported_later_than_the_lag_has_the_video_drawn_again(rendered, 
     # No lag: every frame is drawn as soon as it is watched, before vision has reported the
     # play landing on it (it needs the card to settle), so the video misses it at first.
     monkeypatch.setattr(annotation_pass, "LAG_S", 0.0)
+    # And no frames held back for the sound track: held, a busy machine's slow knock process
+    # kept every frame back until the end, drawn then with the final rulings.
+    monkeypatch.setattr(annotation_pass, "HOLD_BYTES", 0)
     second_passes = counting_second_passes(monkeypatch)
     stages: list[str] = []
     outcome = review_footage(clip, tmp_path / "out", reader, profile=profile, dealer=1,

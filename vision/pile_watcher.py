@@ -25,7 +25,13 @@ frame comes in time (a hand lingers, the next card lands), the frames at confirm
 A card whose pixels show the card under it again is a take-back (`card_removed`); a small
 shift of the last card by the same hand soon after is an adjustment. Another card from that
 hand soon after (a multi-card play: laid beside the last, fanned, or squarely on it) is a card
-of its own: the last card still shows where it lay beside it, or it is another colour.
+of its own: the last card still shows where it lay beside it, or it is another colour, or it
+reads as another card; once the hand let go of the last card in between, that is asked before
+whether the patch shows the pile a nudge away (a card like the last one always does). While a
+card waits to be read, the next one may land on it: no reading is taken then (nor is the pile
+around it caught up, which would take the next card in as its uncovered part), and readings
+from just before the next card came to rest are dropped; a card no arm was seen laying, soon
+after the last one by the same hand, is that hand's.
 """
 
 from __future__ import annotations
@@ -183,6 +189,20 @@ COLOUR_APART = 0.3
 of the four colours put their weight on other channels (far above this), while one card under
 a hand's shadow keeps its shares (brightness drops out of a chromaticity)."""
 
+LIFTED_MAX_COVER = 0.05
+"""A hand let go of the last card in a frame where no arm covered more than this fraction of
+its patch, and no more than this fraction of it looked otherwise than when confirmed ..."""
+
+LIFT_MIN_S = 0.25
+"""... at least this long after it: a hand takes longer to let go of a card, lift off it and
+come again with the next."""
+
+SETTLING_S = 0.3
+"""A patch by the same hand this soon after the last card, the hand never having left it nor
+the card been seen without it, is that card still coming to rest. A hand laying cards one after
+the other lets go of each before the next, which takes longer; cards fanned out in one motion
+closer together than this come out as one (a known limit, vision/TABLE.md)."""
+
 SAME_REST_S = 0.07
 """A patch that came to rest within this of the last card (two frames at 30 fps) is more of
 that card, not another one."""
@@ -209,6 +229,11 @@ hand may cover a third of it)."""
 SEAT_WINDOW_S = 0.3
 """The hand that placed a card is the one nearest it during this long before it came to rest."""
 
+SAME_HAND_S = 1.6
+"""A card no arm was seen laying, within this of the last card (the longest gap between two
+cards of one multi-card play, 1.5 s, and a frame or two), with no other seat's hand over the
+pile meanwhile, is the last card's hand's."""
+
 SEAT_TIP_RADIUS_CARDS = 1.0
 """... and its tip is within this many card heights of the card's centre."""
 
@@ -226,6 +251,14 @@ heights) around a card just confirmed."""
 
 READ_FRAMES = 3
 """A new card is read in this many of the latest still frames, and the readings voted on."""
+
+COVERED_MAX = 0.25
+"""A waiting card is not read in a frame where more than this fraction of its place shows
+something else at rest than the card did when it was confirmed."""
+
+NEXT_CARD_MARGIN_S = 0.2
+"""A waiting card's reading from a frame less than this before the next card came to rest, or
+after, is not trusted: the hand bringing that card covers the place first."""
 
 READ_SPACING_S = 0.3
 """... taken at least this far apart: a hand that rests on the card a moment after laying it
@@ -300,6 +333,8 @@ class _Played:
     hull: np.ndarray  # bool mask over the region
     before: np.ndarray  # reference before it came
     seat_share: float | None = None  # of the frames' votes, those that named `seat`
+    caught_up_t: float = float("inf")
+    """When the reference around it was caught up (a hand taken in with it is gone from it)."""
 
 
 @dataclass
@@ -311,10 +346,12 @@ class _WaitingRead:
     confirmed_t: float
     frames: list[Frame]
     readings: list[CardReading] = field(default_factory=list)
+    read_at: list[float] = field(default_factory=list)  # the frame time of each reading
     clean_frames: int = 0
     last_read_t: float = float("-inf")
     caught_up: bool = False  # the reference took in the card's surroundings once uncovered
     others: bool = False  # another hand (or one not named) came over the pile meanwhile
+    fallback: CardReading | None = None  # `frames` read, once asked for before it settles
     differed: float = 1.0  # the fraction of its patch that differed from the pile before it
     stayed: list[float] = field(default_factory=list)  # ... still differs, per clean frame
 
@@ -510,8 +547,7 @@ class PileWatcher:
         if self._light_over(crop, hull & changed):
             self._adopt(crop, hull)  # a shadow or glare over the top card, not a new card
             return []
-        if self.played and hand_over and \
-                self._shows_before(crop, self.played[-1], hull, REMOVAL_MAYBE_MATCH):
+        if self.played and hand_over and self._taking_back(crop, hull, changed, t):
             return []  # the card under the top one shows: a take-back, once the hand is gone
         if self.played and self._shows_before(crop, self.played[-1], hull, REMOVAL_MATCH):
             settled = self._settle_waiting()  # a card taken back before it was read
@@ -532,7 +568,7 @@ class PileWatcher:
             last.hull = hull
             self.came_to_rest = hull
             return []
-        settled = self._settle_waiting()  # the card before this one is read now, or never
+        settled = self._settle_waiting(rest_t)  # the card before is read now, or never
         self.hand_left = False
         played = _Played(None, seat, rest_t, hull, self.reference.copy(), seat_share)
         self.played.append(played)
@@ -542,6 +578,20 @@ class PileWatcher:
         differed = float(self._differs(crop, self.clipped, played.before)[hull].mean())
         self.waiting = _WaitingRead(played, t, list(self.recent_frames), differed=differed)
         return settled
+
+    def _taking_back(self, crop: np.ndarray, hull: np.ndarray, changed: np.ndarray,
+                     t: float) -> bool:
+        """While a hand is over the pile: may the patch be the top card being taken back (half
+        of it shows the card under the top one)? Not when that half is only where the patch
+        looks like what lay under (a red 5 on a red 3 that lay on a red card: their fields)
+        and another seat's hand laid it: a new card."""
+        top = self.played[-1]
+        if not self._shows_before(crop, top, hull, REMOVAL_MAYBE_MATCH):
+            return False
+        if self._shows_before(crop, top, hull & changed, REMOVAL_MAYBE_MATCH):
+            return True
+        seat, _ = self._seat(hull, self._rest_time(crop, hull, t))
+        return seat is None or seat == self.played[-1].seat
 
     # -- reading a card --------------------------------------------------------------------
 
@@ -558,9 +608,17 @@ class PileWatcher:
                 a.seat != seat for a in arms if self._tip_over(a))
         if frame.t_s <= waiting.confirmed_t or self._arm_over(arms):
             return []
+        if self._card_pending() or self._covered(waiting.played):
+            # Another card came to rest (the same hand's next one, laid before the hand left):
+            # read now, this would be read as that one, and caught up, it would be taken in
+            # as this card's uncovered part. It is confirmed first; this one settles then,
+            # with the readings from before it came (or of the frames it was confirmed in).
+            return []
         if not waiting.caught_up:
             # Until it is done: the hand that just left may still move at the pile's edge.
             waiting.caught_up = self._catch_up(waiting.played, waiting.others)
+            if waiting.caught_up:
+                waiting.played.caught_up_t = frame.t_s
         if frame.t_s - waiting.last_read_t < READ_SPACING_S:
             return []
         places = self._whole_card(waiting.played)
@@ -576,9 +634,38 @@ class PileWatcher:
             float(self._differs(self.previous, self.clipped, played.before)[played.hull].mean()))
         if reading is not None:
             waiting.readings.append(reading)
+            waiting.read_at.append(frame.t_s)
         if waiting.clean_frames >= READ_FRAMES:
             return self._settle_waiting()
         return []
+
+    def _card_pending(self) -> bool:
+        """Is there a card-shaped patch at rest that differs from the reference (a card not yet
+        confirmed: a hand still moves over part of it, or it waits to be told from an
+        adjustment)? Found as `_confirm` finds one: all such pixels, those that came to rest
+        lately, or with the latest ones."""
+        changed = l1_distance(self.previous, self.reference) > CHANGE_L1
+        resting = changed & (self.still_frames >= STABLE_FRAMES)
+        if not resting.any():
+            return False
+        youngest = int(self.still_frames[resting].min())
+        return any(self._card_patch(part) is not None for part in (
+            resting, resting & (self.still_frames <= RECENT_FRAMES),
+            resting & (self.still_frames <= youngest + TOGETHER_FRAMES)))
+
+    def _place(self, played: _Played) -> np.ndarray:
+        """The card's place as the reference holds it: where it differs from the pile before
+        the card, near its patch (the patch may be only the part of it uncovered last)."""
+        near = _grown(played.hull, round(WHOLE_CARD_REACH_CARDS * self.card_height_px))
+        return near & (l1_distance(self.reference, played.before) > CHANGE_L1) | played.hull
+
+    def _covered(self, played: _Played) -> bool:
+        """Does something at rest cover more than COVERED_MAX of the card's place, as the
+        reference holds it (a card laid on it, or a hand resting on it, spoils its reading)?"""
+        place = self._place(played)
+        over = (l1_distance(self.previous, self.reference) > CHANGE_L1) & place & \
+            (self.still_frames >= STABLE_FRAMES)
+        return bool(over.sum() > COVERED_MAX * place.sum())
 
     def _catch_up(self, played: _Played, others: bool) -> bool:
         """The first still frame with no hand over the pile after a card was confirmed: around
@@ -638,16 +725,24 @@ class PileWatcher:
         cv2.fillConvexPoly(box, np.round(cv2.boxPoints(rect)).astype(np.int32), 1)
         return box > 0
 
-    def _settle_waiting(self) -> list[Event]:
+    def _settle_waiting(self, next_t: float = float("inf")) -> list[Event]:
         """Emit the waiting card with the readings of clean frames, else of the frames it was
-        confirmed in."""
+        confirmed in. `next_t`: when the card after it came to rest; readings from frames
+        NEXT_CARD_MARGIN_S before it on may have read that card (laid on it by the same hand,
+        while nothing seemed to lie on it yet), and are dropped."""
         waiting, self.waiting = self.waiting, None
         if waiting is None:
             return []
+        kept = [r for r, t in zip(waiting.readings, waiting.read_at, strict=True)
+                if t < next_t - NEXT_CARD_MARGIN_S]
+        if len(kept) < len(waiting.readings):
+            waiting.readings, waiting.fallback = kept, None
         played = waiting.played
-        reading = vote_readings(waiting.readings) or self._read(played.hull, waiting.frames)
-        if reading is not None and ((reading.confidence < _bar(played) and not waiting.landed())
-                                    or self._remainder_of_last(played, reading)):
+        reading = vote_readings(waiting.readings) or waiting.fallback or \
+            self._read(played.hull, waiting.frames)
+        if reading is not None and (
+                (reading.confidence < _bar(played, self.read_sure) and not waiting.landed())
+                or self._remainder_of_last(played, reading)):
             # The reader's weak guess at a change no arm was seen bringing (a glare drifting
             # over the pile), or that went with the hand: the watcher saw no card come.
             if played in self.played:
@@ -694,10 +789,17 @@ class PileWatcher:
         overlap = _iou(hull, last.hull)
         near_last = _grown(last.hull, 2)
         touches = bool((hull & near_last).any())
+        if seat is not None and seat == last.seat and touches and not self.hand_left and \
+                rest_t - last.t_s < SETTLING_S and self._unseen(last):
+            # The hand never left and the last card was never seen without it: the same card
+            # coming to rest in steps (the hand at rest over the pile taken for a card a frame
+            # before the card under it: the tilted webcam clip through its four-corner
+            # calibration, 4.97 and 5.13 s).
+            return True
         if seat is not None and seat == last.seat:
             # A patch by the same seat on or right beside the last card is that card, moved or
             # uncovered by the leaving hand, unless it is the next card of a multi-card play.
-            return touches and not self._next_card_of_play(last, hull, crop)
+            return touches and not self._next_card_of_play(last, hull, crop, rest_t)
         if seat is None and touches and (overlap < REMAINDER_MAX_IOU or not self.hand_left):
             # Beside the last card and hardly over it, or placed while the last card's hand
             # never left and no other hand was seen: the part of it a hand had covered.
@@ -708,28 +810,108 @@ class PileWatcher:
         # same patch as the last card.
         return seat is None and overlap >= ADJUST_UNSEEN_MIN_OVERLAP
 
-    def _next_card_of_play(self, last: _Played, hull: np.ndarray, crop: np.ndarray) -> bool:
+    def _unseen(self, last: _Played) -> bool:
+        """Is `last` the card waiting to be read, not yet read in a frame without a hand?"""
+        return self.waiting is not None and self.waiting.played is last and \
+            self.waiting.clean_frames == 0
+
+    def _next_card_of_play(self, last: _Played, hull: np.ndarray, crop: np.ndarray,
+                           rest_t: float) -> bool:
         """Is this patch another card laid by the hand that laid the last one (two to four
         cards at once, one after another), not the last card moved? Yes when the last card
         still lies where it was beside the patch (fanned), or when the patch is another
-        colour (laid squarely on it). Two cards of one colour laid squarely on each other
-        cannot be told from a nudge: that stays an adjustment."""
+        colour or reads as another card (laid squarely on it). Two identical cards laid
+        squarely on each other cannot be told from a nudge: that stays an adjustment."""
+        spread = not self._card_sized_mask(hull | last.hull)
+        beside = spread and self._still_there(last, hull, crop, self._place(last))
+        if self._lifted_off(last, rest_t) and self._alone(last.seat, rest_t) and \
+                (beside or self._another(last, hull, crop)):
+            # The hand let go of the last card and came again (a nudge moves the card it
+            # holds), with more than one card's place and the last card still where it lay,
+            # or with another card. Asked before the pile a nudge away: a card like the last
+            # one shows it a nudge away everywhere (two red 5s fanned; a green skip squarely
+            # on a red one, on a green table).
+            return True
         if self._shifted_pile(hull, crop):
             return False
         over_last = _iou(hull, last.hull) >= REMAINDER_MAX_IOU
-        if over_last or not self._card_sized_mask(hull | last.hull):
-            # Where the last card differed from what lay under it, beyond the patch: a card
-            # moved shows what lay under it there again, a card still lying there itself.
-            beyond = last.hull & ~_grown(hull, 1) & \
-                (l1_distance(self.reference, last.before) > CHANGE_L1)
-            still = int((beyond & (l1_distance(crop, self.reference) <= CHANGE_L1)).sum())
-            under = int((beyond & (l1_distance(crop, last.before) <= CHANGE_L1)).sum())
-            if still >= STILL_THERE_MIN_CARDS * self.card_area and \
-                    still >= STILL_THERE_MATCH * (still + under):
-                return True
+        if (over_last or spread) and self._still_there(last, hull, crop):
+            return True
+        return self._another(last, hull, crop)
+
+    def _another(self, last: _Played, hull: np.ndarray, crop: np.ndarray) -> bool:
+        """Is the patch another colour than the last card, or read as another card?"""
         now, before = _card_colour(crop[hull]), _card_colour(self.reference[last.hull])
-        return now is not None and before is not None and \
-            float(np.abs(now - before).sum()) >= COLOUR_APART
+        if now is not None and before is not None and \
+                float(np.abs(now - before).sum()) >= COLOUR_APART:
+            return True
+        return self._reads_another(last, hull)
+
+    def _still_there(self, last: _Played, hull: np.ndarray, crop: np.ndarray,
+                     place: np.ndarray | None = None) -> bool:
+        """Where the last card differed from what lay under it, beyond the patch: a card
+        moved shows what lay under it there again, a card still lying there itself. `place`:
+        the last card's place, when not its patch."""
+        where = last.hull if place is None else place
+        beyond = where & ~_grown(hull, 1) & \
+            (l1_distance(self.reference, last.before) > CHANGE_L1)
+        still = int((beyond & (l1_distance(crop, self.reference) <= CHANGE_L1)).sum())
+        under = int((beyond & (l1_distance(crop, last.before) <= CHANGE_L1)).sum())
+        return still >= STILL_THERE_MIN_CARDS * self.card_area and \
+            still >= STILL_THERE_MATCH * (still + under)
+
+    def _alone(self, seat: int | None, rest_t: float) -> bool:
+        """Was no other seat's arm over the pile in the SEAT_WINDOW_S before `rest_t`? (A
+        jump-in's card, still in its hand, may rest before the last card's hand has left:
+        webcam game 301, 44.4 s.)"""
+        return all(a.seat == seat for t, arms in self.arm_history
+                   if rest_t - SEAT_WINDOW_S <= t <= rest_t for a in arms if self._tip_over(a))
+
+    def _lifted_off(self, last: _Played, rest_t: float) -> bool:
+        """Did the hand let go of the last card and come again: at least LIFT_MIN_S between
+        the two, and a frame between in which no arm's tip was over the pile, no arm covered
+        the last card's patch and the patch showed the card as confirmed? (A card's uncovered
+        part comes to rest a few frames after the card, under arms the tracker may not see
+        every frame: webcam game 301, 26.47 s; a jump-in's arm taken for the leaving one, the
+        two one blob over the pile, lays its card while that one never left: 44.4 s.)"""
+        if rest_t - last.t_s < LIFT_MIN_S:
+            return False
+        ys, xs = np.nonzero(last.hull)
+        xs = xs + self.region_px[0]
+        ys = ys + self.region_px[1]
+        most = LIFTED_MAX_COVER * len(xs)
+        crops = dict(self.history)
+        # Only once the reference around it was caught up: a hand confirmed with the card was
+        # taken into the arm tracker's background with it, and no arm seems to cover its
+        # place until it moves (the tilted webcam clip, 5.37 s: the part of a card its hand
+        # had covered, uncovered as the hand went, was taken for a next card).
+        since = max(last.t_s, last.caught_up_t)
+        return any(all(a.covers(xs, ys) <= most for a in arms) and t in crops and
+                   _matches(crops[t], self.reference, last.hull, 1 - LIFTED_MAX_COVER)
+                   for t, arms in self.arm_history if since <= t < rest_t)
+
+    def _reads_another(self, last: _Played, hull: np.ndarray) -> bool:
+        """Does the reader see another card in the patch than the last card, both sure? A card
+        of a pale print (its white oval most of it) has no colour of its own to tell it by
+        (rendered multi-card plays: a blue 5 stacked on a red 5, taken for the 5 nudged and
+        read as the blue one at the red one's time). A nudged card reads as itself."""
+        before = self._last_reading(last)
+        if before is None or before.confidence < self.read_sure:
+            return False
+        now = self._read(hull, [self.recent_frames[-1]])
+        return now is not None and now.confidence >= self.read_sure and now.card != before.card
+
+    def _last_reading(self, last: _Played) -> CardReading | None:
+        """What the last card reads as: its card once read, else its readings so far or those
+        of the frames it was confirmed in (kept: they are the fallback when it settles)."""
+        if last.card is not None:
+            return CardReading(last.card, 1.0)
+        waiting = self.waiting
+        if waiting is None or waiting.played is not last:
+            return None
+        if not waiting.readings and waiting.fallback is None:
+            waiting.fallback = self._read(last.hull, waiting.frames)
+        return vote_readings(waiting.readings) or waiting.fallback
 
     def _shifted_pile(self, hull: np.ndarray, crop: np.ndarray) -> bool:
         """Does what changed in the patch show what the pile showed a nudge away (the last
@@ -815,7 +997,23 @@ class PileWatcher:
             near = [n for n in near if n[0] <= radius2]
             if near:
                 nearest.append(min(near, key=lambda n: n[0])[1])
-        return vote_share(holding) if holding else vote_share(nearest)
+        seat = vote_share(holding) if holding else vote_share(nearest)
+        return seat if seat[0] is not None else self._same_hand(rest_t)
+
+    def _same_hand(self, rest_t: float) -> tuple[int | None, float | None]:
+        """The seat of a card no arm was seen near: the last card's, when it came to rest
+        within SAME_HAND_S of it and every arm seen over the pile since was that seat's. A
+        hand that lays several cards in a row rests over the pile so long that the arm
+        tracker takes the still arm into its background (rendered multi-card plays: no arm in
+        the 0.35 s before the third card of a play 1.2 s and 1.0 s apart)."""
+        last = self.played[-1] if self.played else None
+        if last is None or last.seat is None or not 0 < rest_t - last.t_s <= SAME_HAND_S:
+            return None, None
+        for t, arms in self.arm_history:
+            if last.t_s <= t <= rest_t and any(
+                    a.seat != last.seat for a in arms if self._tip_over(a)):
+                return None, None
+        return last.seat, last.seat_share
 
     def _read(self, hull: np.ndarray, frames: list[Frame]) -> CardReading | None:
         ys, xs = np.nonzero(hull)
@@ -838,10 +1036,10 @@ class PileWatcher:
         return vote_readings(readings)
 
 
-def _bar(played: _Played) -> float:
+def _bar(played: _Played, sure: float) -> float:
     """How sure the reading of a change must be to make it a play whatever else is known of
-    it: the referee's bar, or UNSEEN_READ_SURE when no arm was seen bringing it."""
-    return READ_SURE if played.seat is not None else max(READ_SURE, UNSEEN_READ_SURE)
+    it: the game's bar `sure`, or UNSEEN_READ_SURE when no arm was seen bringing it."""
+    return sure if played.seat is not None else max(sure, UNSEEN_READ_SURE)
 
 
 def vote_readings(readings: list[CardReading]) -> CardReading | None:
