@@ -64,8 +64,17 @@ train-cards:
 	cp /tmp/bruno-cards-cache/checkpoint.pt /tmp/bruno-cards-parts.pt
 	$(TRAIN_VENV)/bin/python -m models.train_cards --init /tmp/bruno-cards-parts.pt \
 		--footage-crops 6000 --pile-crops --table-negatives 400 --part-crops 3000 \
-		--print2020-crops 6000 --epochs 3 --lr 5e-4
-	$(TRAIN_VENV)/bin/python -m models.train_localiser --keep-test-photos --out models/localiser.onnx
+		--print2020-crops 6000 --epochs 3 --lr 5e-4 --out /tmp/bruno-cards-print2020.onnx
+	$(TRAIN_VENV)/bin/python -m models.train_cards --init-onnx /tmp/bruno-cards-print2020.onnx \
+		--train 3000 --val 600 --footage-crops 1000 --pile-crops --pile-games 25 \
+		--table-negatives 100 --part-crops 600 --print2020-crops 1000 --located-crops 5000 \
+		--loose-real --epochs 2 --lr 5e-4 --threads 1
+	$(TRAIN_VENV)/bin/python -m models.train_localiser --keep-test-photos --epochs 4 \
+		--out /tmp/bruno-localiser-base.onnx
+	$(TRAIN_VENV)/bin/python -m models.train_localiser --keep-test-photos --images 4000 \
+		--seed 22 --epochs 3 --lr 1e-3 \
+		--init $${BRUNO_CARDS_LAB:-/tmp/bruno-cards-lab}/all/checkpoint.pt \
+		--name ft-all --out models/localiser.onnx
 
 # The card localiser's leave-one-group-out check (models/MODEL_CARD.md): one model per fold of
 # real sources, written to $(LOCALISER_FOLDS) with the shipped one beside it, then scored.
@@ -73,8 +82,13 @@ LOCALISER_FOLDS ?= /tmp/bruno-cards-lab/folds
 .PHONY: evaluate-localiser
 evaluate-localiser:
 	for fold in wood cards-dev dark-wide; do \
-		$(TRAIN_VENV)/bin/python -m models.train_localiser --fold $$fold \
-			--out $(LOCALISER_FOLDS)/fold-$$fold.onnx || exit 1; done
+		$(TRAIN_VENV)/bin/python -m models.train_localiser --fold $$fold --name fold-$$fold \
+			--out $(LOCALISER_FOLDS)/fold-$$fold-base.onnx || exit 1; \
+		$(TRAIN_VENV)/bin/python -m models.train_localiser --fold $$fold --name ft-$$fold \
+			--images 4000 --seed 22 --epochs 3 --lr 1e-3 \
+			--init $${BRUNO_CARDS_LAB:-/tmp/bruno-cards-lab}/fold-$$fold/checkpoint.pt \
+			--out $(LOCALISER_FOLDS)/fold-$$fold.onnx || exit 1; \
+		rm $(LOCALISER_FOLDS)/fold-$$fold-base.onnx; done
 	cp models/localiser.onnx $(LOCALISER_FOLDS)/shipped.onnx
 	$(BIN)/python -m evaluation.cards --localiser $(LOCALISER_FOLDS)
 

@@ -2,18 +2,21 @@
 and expected calibration error (ECE) per real source, and what a calibration fitted without
 the source would make of it.
 
-    python -m evaluation.card_calibration [--data DIR]
+    python -m evaluation.card_calibration [--data DIR] [--localiser FOLDER]
 
-Every single-card photo of cards-dev and cards-wide goes through `bruno identify`'s path
-(`vision.recognise.recognise`, with any confidence); its most confident reading is right or
-wrong. Per source: the reading's mean confidence against how often it is right (the curve, in
-ten bins of confidence), and ECE, the photo-weighted mean gap between the two. Then, leave
-one source out, a two-number Platt map on the confidence's logit (conf' = sigmoid(a * logit +
-b), fitted by gradient descent on every OTHER source's readings) and the ECE it gives the
-source left out. The groups the reader was fine-tuned on (`evaluation.card_data
-.REAL_TRAIN_SINGLE`) are left out: they are no test. A photo where nothing was read counts
-as a reading of confidence 0 that is wrong. Photos of several cards (the wooden table, the
-row) count every reading: right when it lies over a labelled card's centre and names it.
+Every single-card photo of cards-dev and cards-wide goes through `vision.recognise.recognise`
+(with any confidence) with the classical locator, or, with `--localiser FOLDER`, through `bruno
+identify`'s path (`learned+classical`) with, for each source, the localiser in FOLDER that was
+not trained on it (`evaluation.localiser.model_for`, as the leave-one-source-out tables pick);
+its most confident reading is right or wrong. Per source: the reading's mean confidence against
+how often it is right (the curve, in ten bins of confidence), and ECE, the photo-weighted mean
+gap between the two. Then, leave one source out, a two-number Platt map on the confidence's
+logit (conf' = sigmoid(a * logit + b), fitted by gradient descent on every OTHER source's
+readings) and the ECE it gives the source left out. The groups the reader was fine-tuned on
+(`evaluation.card_data.REAL_TRAIN_SINGLE`) are left out: they are no test. A photo where
+nothing was read counts as a reading of confidence 0 that is wrong. Photos of several cards
+(the wooden table, the row) count every reading: right when it lies over a labelled card's
+centre and names it.
 Nothing here is shipped: it measures.
 """
 
@@ -36,8 +39,26 @@ from vision.recognise import recognise
 BINS = 10
 
 
-def readings(data: Path) -> dict[str, list[tuple[float, bool]]]:
-    """Source -> (confidence of the top reading, whether it is the card) per photo."""
+def readings(data: Path, localisers: Path | None = None) -> dict[str, list[tuple[float, bool]]]:
+    """Source -> (confidence of the top reading, whether it is the card) per photo; with
+    `localisers` (a folder of localiser models), each source read through `learned+classical`
+    with the one of them that never saw it (sources every model saw are left out)."""
+    models = None
+    if localisers is not None:
+        from evaluation.localiser import load_models
+
+        models = load_models(localisers)
+
+    def how(source: str) -> dict | None:
+        """recognise's locator arguments for `source`; None when no model is fair to it."""
+        if models is None:
+            return {}
+        from evaluation.localiser import model_for
+
+        name = model_for(source, models)
+        return None if name is None else {"locator": "learned+classical",
+                                          "localiser": models[name]["localiser"]}
+
     out: dict[str, list[tuple[float, bool]]] = defaultdict(list)
     for folder in ("cards-dev", "cards-wide"):
         labels = data / folder / "labels.csv"
@@ -50,25 +71,30 @@ def readings(data: Path) -> dict[str, list[tuple[float, bool]]]:
             per_photo[row["path"]].append(row)
         for path, cards in per_photo.items():
             if len(cards) > 1 or cards[0].get("x_center"):
-                pairs = _scene_readings(data / folder / path, cards)
+                kwargs = how(cards[0]["source"])
+                if kwargs is None:
+                    continue
+                pairs = _scene_readings(data / folder / path, cards, kwargs)
                 out[f"{cards[0]['source']} (scene)"] += pairs
                 continue
             if not cards[0].get("card"):
                 continue
             source = single_card_source(path, cards[0]["source"])
-            if source in REAL_TRAIN_SINGLE:
+            kwargs = how(source)
+            if source in REAL_TRAIN_SINGLE or kwargs is None:
                 continue
             image = cv2.imread(str(data / folder / path))
             if image is None:
                 continue
-            seen = recognise(image, min_confidence=0.0)
+            seen = recognise(image, min_confidence=0.0, **kwargs)
             top = seen[0] if seen else None
             out[source].append((top.confidence if top else 0.0,
                                 bool(top and top.card == cards[0]["card"])))
     return dict(out)
 
 
-def _scene_readings(path: Path, cards: list[dict]) -> list[tuple[float, bool]]:
+def _scene_readings(path: Path, cards: list[dict], kwargs: dict
+                    ) -> list[tuple[float, bool]]:
     """Every reading in a photo of several cards: right when it lies over a labelled card's
     centre and names that card; wrong otherwise (another card, a card back, the table)."""
     image = cv2.imread(str(path))
@@ -78,7 +104,7 @@ def _scene_readings(path: Path, cards: list[dict]) -> list[tuple[float, bool]]:
     centres = [(row.get("card") or "", float(row["x_center"]) * w, float(row["y_center"]) * h)
                for row in cards if row.get("x_center")]
     pairs = []
-    for seen in recognise(image, min_confidence=0.0):
+    for seen in recognise(image, min_confidence=0.0, **kwargs):
         quad = np.float32(seen.quad).reshape(-1, 1, 2)
         under = [token for token, x, y in centres
                  if cv2.pointPolygonTest(quad, (x, y), False) >= 0]
@@ -125,9 +151,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evaluation.card_calibration",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=None, help="shared data folder")
+    parser.add_argument("--localiser", type=Path, default=None, metavar="FOLDER",
+                        help="read through learned+classical with FOLDER's localiser models, "
+                             "each source with one not trained on it")
     args = parser.parse_args(argv)
     data = args.data or shared_data_dir()
-    by_source = readings(data)
+    by_source = readings(data, args.localiser)
     if not by_source:
         print(f"evaluation.card_calibration: error: no single-card photos under {data}",
               file=sys.stderr)

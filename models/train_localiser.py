@@ -152,7 +152,10 @@ def loss_of(out, cls, core):
     return class_loss + core_loss
 
 
-def train(bank: dict, folder: Path, epochs: int, batch: int, lr: float, seed: int):
+def train(bank: dict, folder: Path, epochs: int, batch: int, lr: float, seed: int,
+          init: Path | None = None):
+    """Train (or resume) in `folder`; with `init`, the first epoch starts from the weights of
+    that checkpoint (a fine-tune: a fresh optimiser and schedule at `lr`)."""
     import torch
 
     from models.localiser_net import LocaliserNet
@@ -174,6 +177,9 @@ def train(bank: dict, folder: Path, epochs: int, batch: int, lr: float, seed: in
         sched.load_state_dict(state["sched"])
         start, spent = state["epoch"], state["seconds"]
         print(f"resumed after epoch {start}", flush=True)
+    elif init is not None:
+        model.load_state_dict(torch.load(init, weights_only=False)["model"])
+        print(f"fine-tuning from {init}", flush=True)
     for epoch in range(start, epochs):
         t0 = time.time()
         model.train()
@@ -260,6 +266,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="leave SHIPPED_TEST_PHOTOS out too (the shipped model's tests use them)")
     ap.add_argument("--refit-box-scale", action="store_true",
                     help="only fit box_scale for the model at --out (no training)")
+    ap.add_argument("--init", type=Path, default=None,
+                    help="fine-tune from this checkpoint.pt (a previous model's work folder)")
     ap.add_argument("--name", default=None, help="work folder name (default from --hold-out)")
     args = ap.parse_args(argv)
     hold_out = {s for s in args.hold_out.split(",") if s} | set(FOLDS.get(args.fold, ()))
@@ -269,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     folder = work_dir(args.name or ("all" if not hold_out else "-".join(sorted(hold_out))))
     bank = build_bank(folder / f"bank-{args.images}-{args.seed}.npz", args.images, hold_out,
                       args.keep_test_photos, args.seed)
-    model, seconds = train(bank, folder, args.epochs, args.batch, args.lr, args.seed)
+    model, seconds = train(bank, folder, args.epochs, args.batch, args.lr, args.seed, args.init)
     export(model, args.out, {
         "classes": list(CLASS_NAMES), "core_scale": CORE_SCALE, "working_width": SIZE[1],
         "trained_on_sources": [str(s) for s in bank["sources"]],
@@ -278,6 +286,7 @@ def main(argv: list[str] | None = None) -> int:
         "composites": len(bank["images"]),
         "real_cutouts": int(bank["cutouts"]), "real_photos": int(bank["bases"]),
         "epochs": args.epochs, "train_seconds": round(seconds),
+        "initialised_from": args.init.parent.name if args.init else "scratch",
     })
     fit_box_scale(args.out, hold_out, args.keep_test_photos)
     print(f"wrote {args.out} ({args.out.stat().st_size / 1e3:.0f} kB), "

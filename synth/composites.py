@@ -207,7 +207,7 @@ def _face_for(rng: np.random.Generator, cutouts: list[Cutout]) -> tuple[np.ndarr
         c = cutouts[int(rng.integers(len(cutouts)))]
         face = c.face if rng.random() < 0.5 else c.face[::-1, ::-1]
         return np.ascontiguousarray(face), KIND_CLASS[c.kind]
-    if k < 0.72:
+    if k < 0.70:
         token = ALL_TOKENS[int(rng.integers(len(ALL_TOKENS)))]
         return render_face(token, rng, random_style(rng)), UNO_FACE
     if k < 0.8:
@@ -388,3 +388,77 @@ def make_composite(rng: np.random.Generator, cutouts: list[Cutout] | None = None
     img = degrade(img, rng)
     classes, core = _labels(layers, covered, h, w)
     return img, classes, core
+
+
+# ---------------------------------------------------------------------------------------------
+# Classifier crops cut where a localiser's box would be: loose, off-centre, a little turned
+
+LOOSE_SCALE = (0.9, 1.5)
+"""How much larger than the card a located box may be: the learned localiser's boxes on
+wooden-table cards are about a fifth larger, and on a card held up to a webcam they take in
+the hand round it (up to about half as large again)."""
+LOOSE_TURN_DEG = (4.0, 35.0)
+"""A located box's turn against the card: most are off by a few degrees (normal, this
+sigma); a third, boxes round a held card and the hand, by anything up to the second bound."""
+
+
+def located_crop(label: str, rng: np.random.Generator, not_card: str = "not_card"
+                 ) -> np.ndarray:
+    """One classifier training crop (64x96 BGR, white-balanced by `vision.rectify`) of `label`
+    (a card token, or `not_card`) cut by a box like the learned localiser's: up to a quarter
+    larger than the card (`LOOSE_SCALE`), off its centre by a few percent, turned a little or,
+    a third of the time, a lot (`LOOSE_TURN_DEG`), on a table or in front of a room, often
+    held by a hand. `not_card` crops are boxes on what the
+    localiser may call a face: UNO backs (the real deck's look), French cards, a face mostly
+    under a hand, or a patch of table or room."""
+    from vision.rectify import order_quad, rectify
+
+    card_h = float(np.exp(rng.uniform(np.log(60), np.log(300))))
+    h = int(card_h * 1.8)
+    w = int(card_h * 1.6)
+    img = _room(h, w, rng) if rng.random() < 0.25 else procedural_table(h, w, rng)
+    centre = (w / 2 + rng.normal(0, 0.03 * w), h / 2 + rng.normal(0, 0.03 * h))
+    quad = card_quad(centre, card_h, float(rng.uniform(-15, 15) + 90 * rng.integers(4)), rng)
+    hand_p = 0.5
+    if label != not_card:
+        face = render_face(label, rng, random_style(rng))
+    else:
+        k = rng.random()
+        face = (render_uno_back(rng) if k < 0.4 else render_french_face(rng) if k < 0.6
+                else render_french_back(rng) if k < 0.7 else None)
+        if k >= 0.85:  # a face behind a hand: too little of it shows to be read
+            face = render_face(ALL_TOKENS[int(rng.integers(len(ALL_TOKENS)))], rng)
+            hand_p = 0.0
+    if face is not None:
+        _paste(img, face, quad, rng)
+    if face is not None and hand_p == 0.0:
+        _cover(img, quad, rng)
+    elif rng.random() < hand_p:
+        _hand(img, quad, rng)
+    img = light(img, rng, strength=float(rng.uniform(0.3, 1.0)))
+    img = degrade(img, rng)
+    c = quad.mean(axis=0)
+    a = np.deg2rad(rng.normal(0, LOOSE_TURN_DEG[0]) if rng.random() < 2 / 3
+                   else rng.uniform(-LOOSE_TURN_DEG[1], LOOSE_TURN_DEG[1]))
+    turn = np.float32([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    # A box is a rectangle: the localiser boxes the card's pixels with a rotated rectangle.
+    est = cv2.boxPoints(cv2.minAreaRect(quad)) if rng.random() < 0.5 else quad
+    est = (est - c) @ turn.T * rng.uniform(*LOOSE_SCALE) + c \
+        + rng.normal(0, 0.04 * card_h, 2)
+    return rectify(img, order_quad(np.float32(est)), ordered=True)
+
+
+def _cover(img: np.ndarray, quad: np.ndarray, rng: np.random.Generator) -> None:
+    """A palm over most of the card at `quad` (60-90% of it hidden)."""
+    q = np.float32(quad)
+    c = q.mean(axis=0)
+    size = float(np.linalg.norm(q[0] - q[2]))
+    mask = np.zeros(img.shape[:2], np.uint8)
+    off = c + rng.normal(0, 0.1 * size, 2)
+    cv2.ellipse(mask, (int(off[0]), int(off[1])),
+                (int(size * rng.uniform(0.35, 0.5)), int(size * rng.uniform(0.3, 0.45))),
+                float(rng.uniform(0, 180)), 0, 360, 1, -1)
+    colour = np.float32(_skin(rng))
+    m = mask.astype(bool)
+    img[m] = np.clip(colour[None] * rng.uniform(0.8, 1.1, (int(m.sum()), 1)), 0,
+                     255).astype(np.uint8)

@@ -19,22 +19,39 @@ RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 
 
 def render_uno_back(rng: np.random.Generator) -> np.ndarray:
-    """A face-down UNO card: black with a white rim, a tilted red oval and a yellow "UNO"."""
+    """A face-down UNO card as the real deck prints it: a thin white rim round black, a long
+    red oval from the lower left to the upper right corner, and a big slanted yellow "UNO"
+    rising to the right, outlined in black and rimmed in pale yellow. (An earlier drawing, a
+    fat oval leaning the other way with small upright letters, was called a face by the
+    localiser on most of the wooden table's real backs.)"""
     img = np.full((FACE_H, FACE_W, 3), int(rng.integers(215, 250)), np.uint8)
-    border = int(FACE_W * rng.uniform(0.05, 0.08))
+    border = int(FACE_W * rng.uniform(0.04, 0.065))
     cv2.rectangle(img, (border, border), (FACE_W - border, FACE_H - border),
                   (int(rng.integers(5, 35)),) * 3, -1)
-    axes = (int(FACE_W * rng.uniform(0.36, 0.42)), int(FACE_H * rng.uniform(0.40, 0.46)))
-    tilt = float(rng.uniform(25, 40))
-    red = (int(rng.integers(20, 50)), int(rng.integers(20, 50)), int(rng.integers(180, 235)))
-    cv2.ellipse(img, (FACE_W // 2, FACE_H // 2), axes, tilt, 0, 360, red, -1, cv2.LINE_AA)
-    scale = FACE_W / 120
+    centre = (FACE_W // 2 + int(rng.integers(-4, 5)), FACE_H // 2 + int(rng.integers(-4, 5)))
+    axes = (int(FACE_H * rng.uniform(0.45, 0.52)), int(FACE_W * rng.uniform(0.27, 0.33)))
+    tilt = -float(rng.uniform(50, 60))  # cv2 turns clockwise: the long axis rises to the right
+    red = (int(rng.integers(10, 45)), int(rng.integers(10, 40)), int(rng.integers(170, 230)))
+    cv2.ellipse(img, centre, axes, tilt, 0, 360, red, -1, cv2.LINE_AA)
+    # The letters: drawn large on their own canvas, sheared (italic) and turned up to the right.
+    text = np.zeros((FACE_H, FACE_W * 2, 3), np.uint8)
+    mask = np.zeros(text.shape[:2], np.uint8)
+    scale = FACE_W / 58
     size, _ = cv2.getTextSize("UNO", cv2.FONT_HERSHEY_TRIPLEX, scale, int(scale * 3))
-    org = (FACE_W // 2 - size[0] // 2, FACE_H // 2 + size[1] // 2)
-    cv2.putText(img, "UNO", org, cv2.FONT_HERSHEY_TRIPLEX, scale, (0, 0, 0), int(scale * 6),
-                cv2.LINE_AA)
-    cv2.putText(img, "UNO", org, cv2.FONT_HERSHEY_TRIPLEX, scale, (30, 220, 250),
-                int(scale * 3), cv2.LINE_AA)
+    org = (FACE_W - size[0] // 2, FACE_H // 2 + size[1] // 2)
+    for colour, thick in (((150, 235, 245), 9), ((0, 0, 0), 6), ((20, 205, 240), 3)):
+        cv2.putText(text, "UNO", org, cv2.FONT_HERSHEY_TRIPLEX, scale, colour,
+                    int(scale * thick), cv2.LINE_AA)
+        cv2.putText(mask, "UNO", org, cv2.FONT_HERSHEY_TRIPLEX, scale, 255,
+                    int(scale * 9), cv2.LINE_AA)
+    turn = cv2.getRotationMatrix2D((FACE_W, FACE_H / 2), float(rng.uniform(12, 22)),
+                                   FACE_W * 0.8 / size[0] * rng.uniform(0.9, 1.05))
+    shear = np.float32([[1, -0.25, 0.25 * FACE_H / 2], [0, 1, 0], [0, 0, 1]])
+    m = (np.vstack([turn, [0, 0, 1]]) @ shear)[:2]
+    m[0, 2] -= FACE_W / 2
+    text = cv2.warpAffine(text, m, (FACE_W, FACE_H))
+    alpha = cv2.warpAffine(mask, m, (FACE_W, FACE_H)).astype(np.float32)[..., None] / 255.0
+    img = (img * (1 - alpha) + text * alpha).astype(np.uint8)
     img[face_mask(0.06) == 0] = 0
     return img
 
