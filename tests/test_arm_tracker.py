@@ -65,3 +65,38 @@ def test_an_arm_that_rested_until_it_joined_the_background_leaves_no_ghost():
     # Where it lay, the bare table shows again at once: no arm, not even for a frame or two
     # (before, the ghost stayed an "arm" for 1.5 s, resting on a draw pile: a phantom draw).
     assert gone[-3:] == [[], [], []]
+
+
+def _with_arms(image: np.ndarray, *arms: tuple[tuple[int, int], tuple[int, int]]) -> np.ndarray:
+    for start, end in arms:
+        image = _with_arm(image, start, end)
+    return image
+
+
+def test_two_arms_that_meet_over_the_pile_are_two_arms_with_their_own_seats_and_tips():
+    rng = np.random.default_rng(9)
+    seats = (90.0, 210.0, 330.0)  # bottom, upper left, upper right
+    tracker = ArmTracker((160.0, 90.0), seats, card_height_px=30.0)
+    for _ in range(10):
+        tracker.update(np.clip(_table(rng), 0, 255).astype(np.uint8))
+    left, right = ((0, 10), (158, 92)), ((319, 5), (166, 88))  # hands side by side on the pile
+    for _ in range(3):
+        image = np.clip(_with_arms(_table(rng), left, right), 0, 255).astype(np.uint8)
+        arms = tracker.update(image)
+    # One blob: without the split its mean entry lies between the seats (nobody) and its tip
+    # is the far end of the other arm, in the picture's corner.
+    assert sorted(a.seat for a in arms) == [1, 2], arms
+    for arm in arms:
+        hand = left[1] if arm.seat == 1 else right[1]
+        assert np.hypot(arm.tip[0] - hand[0], arm.tip[1] - hand[1]) < 20, (arm.seat, arm.tip)
+
+
+def test_one_arm_along_the_edge_is_not_split():
+    rng = np.random.default_rng(10)
+    tracker = ArmTracker((160.0, 90.0), (90.0, 210.0, 330.0), card_height_px=30.0)
+    for _ in range(10):
+        tracker.update(np.clip(_table(rng), 0, 255).astype(np.uint8))
+    for _ in range(3):
+        arms = tracker.update(np.clip(_with_arm(_table(rng), (150, 179), (160, 95)), 0, 255)
+                              .astype(np.uint8))
+    assert [a.seat for a in arms] == [0]

@@ -129,6 +129,29 @@ def test_a_change_no_arm_brought_or_that_left_with_the_hand_has_not_landed():
     assert not waiting(5, 1.0, [0.0, 0.0, 0.05]).landed()  # gone with the arm: its sleeve
 
 
+def test_an_unnamed_change_needs_a_sure_reading_and_a_same_seat_remainder_a_readable_one():
+    import numpy as np
+
+    from vision.pile_watcher import UNSEEN_READ_SURE, CardReading, PileWatcher, _bar, _Played
+
+    def played(seat, t_s):
+        return _Played(None, seat, t_s, np.ones((4, 4), bool), np.zeros((4, 4, 3), np.float32))
+
+    # No arm seen bringing it (webcam game 306: an exposure step and a glare, read 0.55-0.57).
+    assert _bar(played(None, 1.0), 0.5) == UNSEEN_READ_SURE > _bar(played(2, 1.0), 0.5) == 0.5
+    watcher = PileWatcher((0, 0, 40, 40), 10.0, lambda crop, t: None)
+    first, remainder, later = played(1, 1.0), played(1, 1.4), played(1, 3.0)
+    watcher.played = [first, remainder]
+    weak, read = CardReading("r_4", 0.01), CardReading("r_4", 0.9)
+    assert watcher._remainder_of_last(remainder, weak)  # the last card's part its hand hid
+    assert not watcher._remainder_of_last(remainder, read)  # a card of its own: it reads
+    watcher.played = [first, later]
+    assert not watcher._remainder_of_last(later, weak)  # long after: not that card's part
+    other = played(2, 1.4)
+    watcher.played = [first, other]
+    assert not watcher._remainder_of_last(other, weak)  # another seat's card
+
+
 def test_a_glare_passing_over_the_pile_is_light_and_a_new_card_is_not():
     import numpy as np
 

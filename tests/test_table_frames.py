@@ -132,3 +132,47 @@ def test_a_decoded_frame_is_freed_as_soon_as_it_is_dropped(tmp_path):
     finally:
         gc.enable()
         frames.close()
+
+
+def _card_like_video(path, size=(360, 640)) -> None:
+    """Smooth colours with sharp-edged blocks: a table with cards, not noise (whose chroma
+    cannot survive 4:2:0 either way)."""
+    h, w = size
+    ys, xs = np.mgrid[0:h, 0:w]
+    image = np.stack([xs * 200 // w + 20, ys * 200 // h + 30, (xs + ys) * 100 // (w + h) + 60],
+                     axis=-1).astype(np.uint8)
+    image[100:220, 200:290] = (40, 40, 200)
+    image[130:190, 225:265] = (240, 240, 240)
+    image[20:60, 560:640] = (20, 160, 60)
+    with av.open(str(path), "w") as container:
+        stream = container.add_stream("libx264", rate=30)
+        stream.height, stream.width = size
+        stream.pix_fmt = "yuv420p"
+        stream.options = {"crf": "12"}
+        frame = av.VideoFrame.from_ndarray(image, format="bgr24")
+        frame.pts = 0
+        container.mux(stream.encode(frame))
+        container.mux(stream.encode())
+
+
+@pytest.mark.parametrize("centre, angle", [((245.0, 160.0), 20.0), ((630.0, 30.0), -35.0)])
+def test_a_patch_of_a_video_frame_converts_only_its_part_and_matches_the_whole(tmp_path, centre,
+                                                                               angle):
+    import cv2
+
+    path = tmp_path / "cards.mp4"
+    _card_like_video(path)
+    turn = cv2.getRotationMatrix2D(centre, angle, 1.0)
+    turn[:, 2] += (70 - centre[0], 90 - centre[1])
+    cut_from = next(iter(read_video(path)))
+    cut = cut_from.patch(turn, (140, 180))
+    assert cut_from._full is None  # the whole frame was never converted
+    frame = next(iter(read_video(path)))
+    whole = cv2.warpAffine(frame.full(), turn, (140, 180), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+    assert cut.shape == whole.shape == (180, 140, 3)
+    # The decoder's own converter on the part: the same pixels as on the whole frame (but
+    # where the whole frame's chroma interpolation reached beyond the part, near its edge).
+    difference = np.abs(cut.astype(int) - whole)
+    assert difference.mean() < 1.0 and np.percentile(difference, 99) <= 2
+    assert np.abs(cut.astype(int) - np.roll(whole, 15, axis=1)).mean() > 5

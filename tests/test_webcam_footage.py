@@ -99,6 +99,32 @@ def test_a_webcam_frame_warped_into_the_table_plane_is_the_table_seen_from_above
     assert np.abs(back - above[y0:y1, x0:x1]).mean() < 12  # blur and resampling only
 
 
+def test_a_patch_of_a_plane_frame_is_cut_from_the_picture_without_warping_all_of_it():
+    from vision.frames import frame_from_image
+    from vision.table_plane import PlaneRectifier
+
+    scenario = Scenario.model_validate({"players": 4, "seed": 9, "duration_s": 2.0,
+                                        "plays": [], "knocks": [], "draws": [], "lighting": []})
+    _, above = next(FootageRenderer(scenario, SOURCE).frames())
+    look = replace(WebcamLook.draw(9, 2.0), noise_sigma=0.0)
+    seen = look.see(above, 0.0, 0, look.homography(SOURCE))
+    profile = look.table_plane_profile(TableLayout(), 4, SOURCE)
+    rectify = PlaneRectifier(profile.table_plane)
+    x0, y0, x1, y1 = profile.draw_piles[0].pixels(*SOURCE)  # a card back: ink to compare
+    turn = cv2.getRotationMatrix2D(((x0 + x1) / 2, (y0 + y1) / 2), 25.0, 1.0)
+    turn[:, 2] += (60 - (x0 + x1) / 2, 80 - (y0 + y1) / 2)
+    cut_from = rectify(frame_from_image(seen, 0.0))
+    cut = cut_from.patch(turn, (120, 160))
+    plane = rectify(frame_from_image(seen, 0.0))
+    from_whole = cv2.warpAffine(plane.full(), turn, (120, 160), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    assert cut_from._full is None  # the whole plane was never warped
+    assert cut.shape == from_whole.shape == (160, 120, 3)
+    # One resampling instead of two: the same pixels but for interpolation.
+    assert np.abs(cut.astype(int) - from_whole).mean() < 4
+    assert np.abs(cut.astype(int) - np.roll(from_whole, 12, axis=1)).mean() > 8
+
+
 TILTED_GAME = {
     "players": 4, "dealer": 3, "seed": 12, "duration_s": 9.0,
     "plays": [{"t": 1.0, "seat": 0, "card": "r_5"}, {"t": 3.0, "seat": 1, "card": "r_8"},

@@ -64,6 +64,22 @@ RESET_FOREGROUND_FRACTION = 0.6
 EDGE_PX = 2
 """Pixels within this distance of the frame edge count as the edge."""
 
+SPLIT_GAP_DEG = 90.0
+"""A blob whose pixels at the view's edge leave a gap of more than this (seen from the pile)
+between two runs of them is two arms (or more) that met over the table, from seats at least
+this far apart; one arm's width at the edge spans far less. Arms of neighbouring seats at a
+table of four or more stay one blob (their mean entry lies near both). Rendered webcam games
+301-306 (plays found, phantom plays, seats right): no split 158, 5, 141; split at 35 degrees
+157, 8, 145; at 60, 158, 7, 145; at 90, 159, 5, 143."""
+
+SPLIT_MIN_EDGE_PX = 3
+"""... each run at least this many edge pixels (at ARM_SCALE): fewer is a speck of noise
+touching the edge, not an arm."""
+
+SPLIT_BEYOND_PILE_CARDS = 0.7
+"""An arm's line runs from where it enters to the pile and this many card heights on (a
+hand reaching across the pile), the part past the pile counted as farther."""
+
 _AROUND = np.ones((3, 3), np.uint8)
 
 
@@ -216,15 +232,73 @@ class ArmTracker:
                 edge = self._view_edge(mask.shape)[ys, xs]
                 if not edge.any():
                     continue  # does not reach the edge of the view: not an arm
-            ex, ey = float(xs[edge].mean()), float(ys[edge].mean())
-            far = int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2))
-            scale = 1.0 / ARM_SCALE
-            entry = ((ex + 0.5) * scale, (ey + 0.5) * scale)
-            tip = ((xs[far] + 0.5) * scale, (ys[far] + 0.5) * scale)
-            angle = angle_deg(entry, self.pile_centre)
-            arms.append(Arm(entry, tip, float(area) * scale * scale, angle,
-                            seat_of_angle(angle, self.seat_angles), (int(x), int(y), blob)))
+            for part_xs, part_ys, part_edge in self._one_arm_each(xs, ys, edge):
+                if len(part_xs) < self.min_area:
+                    continue
+                arms.append(self._arm(part_xs, part_ys, part_edge, x, y, blob.shape))
         return arms
+
+    def _arm(self, xs: np.ndarray, ys: np.ndarray, edge: np.ndarray, x: int, y: int,
+             box: tuple[int, int]) -> Arm:
+        """The arm made of the pixels (xs, ys) (ARM_SCALE frame), `edge` those at the view's
+        edge, inside the box of (height, width) `box` at (x, y)."""
+        ex, ey = float(xs[edge].mean()), float(ys[edge].mean())
+        far = int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2))
+        scale = 1.0 / ARM_SCALE
+        entry = ((ex + 0.5) * scale, (ey + 0.5) * scale)
+        tip = ((xs[far] + 0.5) * scale, (ys[far] + 0.5) * scale)
+        angle = angle_deg(entry, self.pile_centre)
+        mask = np.zeros(box, bool)
+        mask[ys - y, xs - x] = True
+        return Arm(entry, tip, float(len(xs)) * scale * scale, angle,
+                   seat_of_angle(angle, self.seat_angles), (int(x), int(y), mask))
+
+    def _one_arm_each(self, xs: np.ndarray, ys: np.ndarray, edge: np.ndarray
+                      ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+        """A blob's pixels split into one part per arm. Two arms that meet over the pile are
+        one blob, which reaches the view's edge in two places far apart around the pile; its
+        mean entry lies between two seats and its tip is the far end of the other arm (an arm
+        of seats 1 and 2 came out as nobody's, its tip in the picture's corner, so no hand
+        seemed to be over the pile). Each pixel goes to the arm whose line, from where it
+        enters towards the pile, it lies nearest (a reach is a straight arm)."""
+        cx, cy = (c * ARM_SCALE for c in self.pile_centre)
+        angles = np.degrees(np.arctan2(ys[edge] - cy, xs[edge] - cx)) % 360.0
+        order = np.argsort(angles)
+        sorted_angles = angles[order]
+        gaps = np.diff(np.concatenate([sorted_angles, sorted_angles[:1] + 360.0]))
+        cuts = np.nonzero(gaps > SPLIT_GAP_DEG)[0]
+        if len(cuts) < 2:
+            return [(xs, ys, edge)]
+        # Runs of edge pixels between the gaps, in angle order: one per place an arm enters.
+        edge_index = np.nonzero(edge)[0][order]
+        n = len(order)
+        runs = [edge_index[np.arange(a + 1, b + 1 + (n if b <= a else 0)) % n]
+                for a, b in zip(cuts, np.roll(cuts, -1), strict=True)]
+        runs = [r for r in runs if len(r) >= SPLIT_MIN_EDGE_PX]
+        if len(runs) < 2:
+            return [(xs, ys, edge)]
+        reach = self.card_height_px * ARM_SCALE * SPLIT_BEYOND_PILE_CARDS
+        distances = []
+        for run in runs:
+            ex, ey = xs[run].mean(), ys[run].mean()
+            dx, dy = cx - ex, cy - ey
+            length = float(np.hypot(dx, dy)) + 1e-6
+            ux, uy = dx / length, dy / length
+            along = np.clip((xs - ex) * ux + (ys - ey) * uy, 0.0, length + reach)
+            # Past the pile a pixel is farther from this arm by as much again: of two hands
+            # side by side on the pile, each keeps its own fingers.
+            beyond = np.maximum(along - length, 0.0)
+            distances.append(np.hypot(xs - (ex + along * ux), ys - (ey + along * uy)) + beyond)
+        owner = np.argmin(np.stack(distances), axis=0)
+        parts = []
+        for k, run in enumerate(runs):
+            mine = owner == k
+            part_edge = np.zeros(len(xs), bool)
+            part_edge[run] = True
+            part_edge &= mine
+            if part_edge.any():
+                parts.append((xs[mine], ys[mine], part_edge[mine]))
+        return parts
 
 
 def _differs(img: np.ndarray, ref: np.ndarray) -> np.ndarray:

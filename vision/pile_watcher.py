@@ -296,6 +296,17 @@ ends moving, its middle unchanged from frame to frame) is card-shaped under a re
 pile, and then the pile shows as before (rendered webcam game 304 of the family's first
 version, 3.0 s: 0.0; on its games 301-306 every real card kept at least 0.46)."""
 
+UNSEEN_READ_SURE = 0.8
+"""A change no arm was seen bringing (seat None) is a play only when it reads at least this
+sure: a card comes in a hand, and an arm the table's colour, not seen, lays a card that reads
+as sure as any (rendered webcam games 301-306: the five such real cards read 0.998-1.0),
+while a lamp's exposure step with a glare drifting towards the pile made two unnamed changes
+that read 0.55 and 0.57 (game 306, 54.9 and 56.2 s)."""
+
+REMAINDER_READ_SURE = 0.2
+"""A card that reads less sure than this, laid by the seat that laid the last card within
+ADJUST_WINDOW_S, is the last card's remainder (`PileWatcher._remainder_of_last`)."""
+
 READ_PAD_CARDS = 0.15
 """The crop given to the reader is the card's patch turned square to the image, with this
 fraction of its size added on each side: the reader may read the patch itself as the card, or
@@ -729,7 +740,9 @@ class PileWatcher:
         played = waiting.played
         reading = vote_readings(waiting.readings) or waiting.fallback or \
             self._read(played.hull, waiting.frames)
-        if reading is not None and reading.confidence < self.read_sure and not waiting.landed():
+        if reading is not None and (
+                (reading.confidence < _bar(played, self.read_sure) and not waiting.landed())
+                or self._remainder_of_last(played, reading)):
             # The reader's weak guess at a change no arm was seen bringing (a glare drifting
             # over the pile), or that went with the hand: the watcher saw no card come.
             if played in self.played:
@@ -752,6 +765,18 @@ class PileWatcher:
         return [CardPlayed(round(played.t_s, 4), card=Card.parse(reading.card), seat=played.seat,
                            confidence=round(reading.confidence, 3), alternatives=alternatives,
                            seat_confidence=seat_confidence)]
+
+    def _remainder_of_last(self, played: _Played, reading: CardReading) -> bool:
+        """Is a barely readable card by the seat that laid the card before it moments earlier
+        that card's remainder (the part its hand covered, or the card under it uncovered as
+        the hand slid off), not a card of its own? A card of its own reads: rendered webcam
+        games 301-306, the two such changes read 0.001 and 0.03, the real cards after a card
+        of the same seat all above REMAINDER_READ_SURE."""
+        if reading.confidence >= REMAINDER_READ_SURE or played.seat is None:
+            return False
+        before = [p for p in self.played if p is not played and p.t_s <= played.t_s]
+        return bool(before) and before[-1].seat == played.seat and \
+            played.t_s - before[-1].t_s < ADJUST_WINDOW_S
 
     def _adjusts(self, last: _Played, hull: np.ndarray, seat: int | None, rest_t: float,
                  crop: np.ndarray) -> bool:
@@ -1004,11 +1029,17 @@ class PileWatcher:
                 rw, rh = max(rw, short_side), max(rh, long_side)
         readings = []
         for frame in frames:
-            view = _card_view(frame.full(), (cx, cy), (rw, rh), angle)
+            view = _card_view(frame, (cx, cy), (rw, rh), angle)
             reading = self.read_card(view, frame.t_s)
             if reading is not None:
                 readings.append(reading)
         return vote_readings(readings)
+
+
+def _bar(played: _Played, sure: float) -> float:
+    """How sure the reading of a change must be to make it a play whatever else is known of
+    it: the game's bar `sure`, or UNSEEN_READ_SURE when no arm was seen bringing it."""
+    return sure if played.seat is not None else max(sure, UNSEEN_READ_SURE)
 
 
 def vote_readings(readings: list[CardReading]) -> CardReading | None:
@@ -1055,7 +1086,7 @@ def _grown(mask: np.ndarray, px: int) -> np.ndarray:
     return cv2.dilate(mask.astype(np.uint8), np.ones((2 * px + 1, 2 * px + 1), np.uint8)) > 0
 
 
-def _card_view(full: np.ndarray, centre: tuple[float, float], size: tuple[float, float],
+def _card_view(frame: Frame, centre: tuple[float, float], size: tuple[float, float],
                angle_deg: float) -> np.ndarray:
     """The new card's patch turned square to the image and cut out with a margin of
     READ_PAD_CARDS of its size: the reader sees the new card, and little of those under it."""
@@ -1063,8 +1094,7 @@ def _card_view(full: np.ndarray, centre: tuple[float, float], size: tuple[float,
     h = max(8, round(size[1] * (1 + 2 * READ_PAD_CARDS)))
     turn = cv2.getRotationMatrix2D(centre, angle_deg, 1.0)
     turn[:, 2] += (w / 2 - centre[0], h / 2 - centre[1])
-    return cv2.warpAffine(full, turn, (w, h), flags=cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
+    return frame.patch(turn, (w, h))
 
 
 def _matches(a: np.ndarray, b: np.ndarray, mask: np.ndarray, fraction: float,
