@@ -88,6 +88,9 @@ class TableState:
     variant_state: object = None
     """What a variant keeps per card beyond this (DrukUNO: the multi-card play going on). It
     must be immutable: snapshots share it."""
+    next_seat_took: int = 0
+    """Cards the seat after the turn holder took this turn for nothing it owed: more than a
+    penalty's worth is that seat drawing on its own turn (the turn holder passed unheard)."""
 
     def snapshot(self) -> TableState:
         """An independent copy (written out: this runs for every card, and it is the hot path)."""
@@ -96,7 +99,8 @@ class TableState:
                           self.streak_cards, list(self.owed_draws), self.drawn_this_turn,
                           self.took_cards_this_turn, self.top_sure, self.turn_sure,
                           self.top_offence, self.direction_doubt, self.may_owe,
-                          self.turn_if_reversed, self.victim_if_reversed, self.variant_state)
+                          self.turn_if_reversed, self.victim_if_reversed, self.variant_state,
+                          self.next_seat_took)
 
 
 @dataclass(slots=True)
@@ -523,6 +527,8 @@ class Game(MissedObservations):
             # A card taken for nothing owed is a turn's B6 draw: perhaps the referee missed
             # how the turn came to this seat. (Not so for the seat the last draw card hit, or
             # one a card read unsure may have hit: it may owe more than the referee knows.)
+            if s.turn is not None and seat == self._next_seat(s.turn):
+                s.next_seat_took += event.count
             self._acts_in_turn(seat, event.t, out, drawing=True)
             s = self.state
         remaining = event.count
@@ -734,7 +740,7 @@ class Game(MissedObservations):
             # A seat whose turn comes round again (two players, a skip) starts a fresh turn.
             s.streak_seat, s.streak_cards = None, ()
         s.turn, s.turn_started, s.drawn_this_turn = seat, t, 0
-        s.took_cards_this_turn, s.turn_sure = 0, True
+        s.took_cards_this_turn, s.turn_sure, s.next_seat_took = 0, True, 0
         out.append(info(t, "turn", seat, say.turn(seat)))
 
     def _owe_draw(self, seat: int, count: int, t: float, out: list[Ruling]) -> None:

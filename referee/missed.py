@@ -79,11 +79,14 @@ class MissedObservations:
         not played: the turn holder passed (B6), its "pass" unheard. When the next seat says
         "pass" itself (`calls_pass`), the turn holder's turn is over whether or not its draw
         was seen: a seat says "pass" on its own turn. (A card taken is weaker evidence: it may
-        pay a penalty the referee never heard of.)"""
+        pay a penalty the referee never heard of; but more cards than one penalty costs, taken
+        for nothing owed, are that seat's own turn's draws.)"""
         s = self.state
         turn = s.turn
         drew = bool(s.took_cards_this_turn)
-        if not (self.rules.implied_pass and turn is not None and (drew or calls_pass)
+        drawing_its_turn = s.next_seat_took > self.rules.penalty_cards
+        if not (self.rules.implied_pass and turn is not None
+                and (drew or calls_pass or drawing_its_turn)
                 and seat == self._next_seat(turn)):
             return False
         self._begin_turn(seat, t, out, came_from=turn)

@@ -61,6 +61,20 @@ def test_a_pass_from_the_next_seat_ends_the_turn_before_it_even_without_a_draw_s
     assert "Seat 1 must have passed" in infos(rulings, "turn")[1]["message"]
 
 
+def test_the_next_seat_drawing_three_cards_shows_the_turn_holder_passed_unseen():
+    # Seat 1's draw and "pass" went unseen; seat 2 takes three cards (more than a penalty's
+    # two, and it owes nothing): that is its own turn's draw, so seat 3 plays in turn.
+    rulings = referee(card(1, "r_5", 0), draw(3, 2), draw(3.5, 2), draw(4, 2),
+                      card(6, "r_2", 3))
+    assert penalties(rulings) == []
+    assert turns(rulings) == [1, 2, 3, 0]
+
+
+def test_two_cards_taken_by_the_next_seat_may_be_a_penalty_and_move_no_turn():
+    rulings = referee(card(1, "r_5", 0), draw(3, 2), draw(3.5, 2), card(6, "r_2", 3))
+    assert penalties(rulings) == [("out_of_turn", 3)]
+
+
 def test_implied_passes_can_be_switched_off():
     rulings = referee(card(1, "r_5", 0), draw(2, 1), card(4, "r_2", 2), implied_pass=False)
     assert penalties(rulings) == [("out_of_turn", 2)]
