@@ -116,11 +116,11 @@ def test_weakly_read_cards_that_arms_brought_and_left_lying_are_still_plays():
 def test_a_change_no_arm_brought_or_that_left_with_the_hand_has_not_landed():
     import numpy as np
 
-    from vision.pile_watcher import _Played, _WaitingRead
+    from vision.pile_watcher import PlayedCard, _WaitingRead
 
     def waiting(seat, differed, stayed):
         hull = np.ones((4, 4), bool)
-        played = _Played(None, seat, 1.0, hull, np.zeros((4, 4, 3), np.float32))
+        played = PlayedCard(None, seat, 1.0, hull, np.zeros((4, 4, 3), np.float32))
         return _WaitingRead(played, 1.1, [], differed=differed, stayed=stayed)
 
     assert waiting(2, 0.8, [0.7, 0.8, 0.8]).landed()  # brought, and still lying there
@@ -132,10 +132,10 @@ def test_a_change_no_arm_brought_or_that_left_with_the_hand_has_not_landed():
 def test_an_unnamed_change_needs_a_sure_reading_and_a_same_seat_remainder_a_readable_one():
     import numpy as np
 
-    from vision.pile_watcher import UNSEEN_READ_SURE, CardReading, PileWatcher, _bar, _Played
+    from vision.pile_watcher import UNSEEN_READ_SURE, CardReading, PileWatcher, PlayedCard, _bar
 
     def played(seat, t_s):
-        return _Played(None, seat, t_s, np.ones((4, 4), bool), np.zeros((4, 4, 3), np.float32))
+        return PlayedCard(None, seat, t_s, np.ones((4, 4), bool), np.zeros((4, 4, 3), np.float32))
 
     # No arm seen bringing it (webcam game 306: an exposure step and a glare, read 0.55-0.57).
     assert _bar(played(None, 1.0), 0.5) == UNSEEN_READ_SURE > _bar(played(2, 1.0), 0.5) == 0.5
@@ -155,7 +155,7 @@ def test_an_unnamed_change_needs_a_sure_reading_and_a_same_seat_remainder_a_read
 def test_a_glare_passing_over_the_pile_is_light_and_a_new_card_is_not():
     import numpy as np
 
-    from vision.pile_watcher import _explained_by_light
+    from vision.pile_shapes import explained_by_light as _explained_by_light
 
     rng = np.random.default_rng(3)
     ys, xs = np.mgrid[0:30, 0:20]

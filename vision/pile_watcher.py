@@ -49,6 +49,15 @@ from referee.events import CardPlayed, CardRemoved, Event
 from referee.rules import RuleSet
 from vision.arms import Arm, robust_level
 from vision.frames import Frame
+from vision.pile_same_hand import ADJUST_WINDOW_S, SEAT_WINDOW_S, SameHandCards
+from vision.pile_shapes import (
+    CHANGE_L1,
+    best_card_rect,
+    card_sized,
+    explained_by_light,
+    grown,
+    matches,
+)
 from vision.pixels import follow, l1_distance, scale_channels
 from vision.seats import vote_share
 
@@ -74,10 +83,6 @@ a ground-truth reader can stand in for the recogniser in tests and evaluations."
 MOTION_L1 = 36.0
 """A pixel moved when its colour (sum of |ΔB|+|ΔG|+|ΔR| after brightness normalisation, 0-765)
 changed by more than this since the last frame: above sensor noise and H.264 flicker (~15)."""
-
-CHANGE_L1 = 60.0
-"""A pixel differs from the reference pile when its colour differs by more than this: a new
-card's print does; a soft shadow (< 20 % darker) on most tables does not."""
 
 CLIPPED_LEVEL = 250
 """A channel this bright in the raw frame is clipped: its value is only known to be at least
@@ -128,26 +133,6 @@ of the patch, or they would bend its shape."""
 EDGE_TOUCH_PX = 1
 """Changed pixels this close to the region's edge belong to something reaching in."""
 
-LIGHT_MAX_CHROMA = 0.03
-"""A card-shaped change whose pixels keep their colour (median chromaticity change, L1, below
-this) ..."""
-
-LIGHT_MAX_RATIO_SPREAD = 0.12
-"""... and whose brightness changed by much the same factor everywhere (interquartile range
-of the ratio below this fraction of it) is a shadow or glare over the top card."""
-
-GLARE_MAX_CHROMA = 0.08
-"""A card-shaped change whose pixels keep their colour this well (median chromaticity change)
-..."""
-
-GLARE_MAX_SPREAD = 0.3
-"""... and whose brightness changed by a factor that varies smoothly over it (a quadratic in x
-and y fits the log of the factor to an interquartile range below this) is a glare spot or a
-hotspot moving over the pile. A glare crossing a webcam's pile (the tilted test clip's, 4.7
-s): 0.030 and 0.125; the 62 new cards of overhead games 301-302: at least 0.245 and 0.41 (a
-card's print changes colour and brightness from pixel to pixel). Looser than the even
-light's bounds because a glare's edge mixes with blur and compression."""
-
 REMOVAL_MATCH = 0.85
 """A patch is a take-back when this fraction of it matches the pile as it was before the top
 card came."""
@@ -155,65 +140,6 @@ card came."""
 REMOVAL_MAYBE_MATCH = 0.5
 """While a hand is still over the pile, a patch half of which shows the card under the top one
 is not judged yet: it may be a take-back still under way."""
-
-ADJUST_WINDOW_S = 1.5
-"""A reshaped patch over the last card within this many seconds, while the hand that placed
-it never left the pile and by that hand's seat, is the same card adjusted, not a new one."""
-
-NUDGE_REACH_CARDS = 0.12
-"""A card nudged or straightened moves its print at most this many card heights (a shift and a
-few degrees' turn) ..."""
-
-NUDGE_MATCH = 0.85
-"""... so at least this fraction of the pixels it changed show what the pile showed that close
-by: the last card, or what lay under it (a new card's print is not found so near)."""
-
-STILL_THERE_MIN_CARDS = 0.1
-"""A patch over the last card (the part of it a hand had covered lies beside it: together they
-are one card's place) is another card when at least this many card areas of the last card,
-beyond the patch and where it differed from what lay under it, still show it ..."""
-
-STILL_THERE_MATCH = 0.8
-"""... of those that show either it or what lay under it (a card moved shows that there again;
-a hand over them shows neither), this fraction."""
-
-SATURATED = 0.25
-"""A pixel whose channels spread this much ((max - min) / sum) shows a card's colour, not its
-white, its black or a grey table ..."""
-
-MIN_SATURATED = 0.2
-"""... and a patch with at least this fraction of such pixels has a colour of its own ..."""
-
-COLOUR_APART = 0.3
-"""... another card's when its median chromaticity is this far (L1) from the last card's: two
-of the four colours put their weight on other channels (far above this), while one card under
-a hand's shadow keeps its shares (brightness drops out of a chromaticity)."""
-
-LIFTED_MAX_COVER = 0.05
-"""A hand let go of the last card in a frame where no arm covered more than this fraction of
-its patch, and no more than this fraction of it looked otherwise than when confirmed ..."""
-
-LIFT_MIN_S = 0.25
-"""... at least this long after it: a hand takes longer to let go of a card, lift off it and
-come again with the next."""
-
-SETTLING_S = 0.3
-"""A patch by the same hand this soon after the last card, the hand never having left it nor
-the card been seen without it, is that card still coming to rest. A hand laying cards one after
-the other lets go of each before the next, which takes longer; cards fanned out in one motion
-closer together than this come out as one (a known limit, vision/TABLE.md)."""
-
-SAME_REST_S = 0.07
-"""A patch that came to rest within this of the last card (two frames at 30 fps) is more of
-that card, not another one."""
-
-REMAINDER_MAX_IOU = 0.25
-"""A patch nobody is seen placing that touches the last card but overlaps it less than this
-(a new card lands on the pile, over the last one) is the part of it a hand had covered."""
-
-ADJUST_UNSEEN_MIN_OVERLAP = 0.7
-"""When no hand is seen placing the patch, it must overlap the last card's this much to be
-taken for an adjustment (a jump-in card lands askew and overlaps less)."""
 
 REBASE_AFTER_S = 2.0
 """A difference that is not a card and has not moved for this long (a shadow that stays, a
@@ -225,9 +151,6 @@ HISTORY_S = 3.0
 REST_MATCH = 0.6
 """A past frame shows the card at rest when this fraction of its patch matches (a lingering
 hand may cover a third of it)."""
-
-SEAT_WINDOW_S = 0.3
-"""The hand that placed a card is the one nearest it during this long before it came to rest."""
 
 SAME_HAND_S = 1.6
 """A card no arm was seen laying, within this of the last card (the longest gap between two
@@ -317,16 +240,9 @@ READ_MIN_CARDS = 1.3
 along the patch's long side): a card that landed on a similar one differs from the pile only
 in places, so its patch may be a part of it, and the reader must see all of it."""
 
-READ_CARD_SIZE_TOLERANCE = 0.2
-"""A patch whose sides are a card's within this fraction is the whole card: it is read as it
-is (the reader's first look is then the card's own outline; in a crop enlarged to
-READ_MIN_CARDS the card is a smaller part, with the edges of others around it). Rendered
-footage: the demo's reads right 92 % -> 97 %. The fraction takes in a card seen up to ~25
-degrees off overhead and the patch's pixel steps."""
-
 
 @dataclass
-class _Played:
+class PlayedCard:
     card: str | None  # None while its reading waits for the hand to leave
     seat: int | None
     t_s: float
@@ -342,7 +258,7 @@ class _WaitingRead:
     """A card confirmed but not yet read: the frames it was confirmed in (the fallback) and
     the readings of clean frames (no hand over the pile) seen since."""
 
-    played: _Played
+    played: PlayedCard
     confirmed_t: float
     frames: list[Frame]
     readings: list[CardReading] = field(default_factory=list)
@@ -363,7 +279,7 @@ class _WaitingRead:
 
 
 @dataclass
-class PileWatcher:
+class PileWatcher(SameHandCards):
     """Watches the pile region `region_px` = (x0, y0, x1, y1) of the analysis frame."""
 
     region_px: tuple[int, int, int, int]
@@ -385,7 +301,7 @@ class PileWatcher:
         self.history: deque[tuple[float, np.ndarray]] = deque()
         self.arm_history: deque[tuple[float, list[Arm]]] = deque()
         self.recent_frames: deque[Frame] = deque(maxlen=READ_FRAMES)
-        self.played: list[_Played] = []
+        self.played: list[PlayedCard] = []
         self.stale_since = np.full(self.shape, np.inf)
         self.base_level: np.ndarray | None = None
         self.clip_floor = np.full(3, CLIPPED_LEVEL, np.float32)  # CLIPPED_LEVEL, scaled
@@ -486,16 +402,17 @@ class PileWatcher:
 
     def _light_over(self, crop: np.ndarray, changed: np.ndarray) -> bool:
         """Is the change at `changed` (a card-shaped patch's changed pixels) the light over
-        what lay there (`_explained_by_light`)? Judged on the pixels no channel of which
-        clipped: a clipped pixel's colour is not known (a glare whitens the pile's middle)."""
+        what lay there (`vision.pile_shapes.explained_by_light`)? Judged on the pixels no
+        channel of which clipped: a clipped pixel's colour is not known (a glare whitens the
+        pile's middle)."""
         seen = changed & ~self.clipped.any(axis=2)
         if seen.sum() < 0.5 * changed.sum():
             seen = changed  # mostly clipped: the bounds are all there is
         ys, xs = np.nonzero(seen)
         where = np.column_stack([xs, ys]).astype(np.float64) / self.card_height_px
-        return _explained_by_light(crop[seen], self.reference[seen], where)
+        return explained_by_light(crop[seen], self.reference[seen], where)
 
-    def _shows_before(self, crop: np.ndarray, played: _Played, hull: np.ndarray,
+    def _shows_before(self, crop: np.ndarray, played: PlayedCard, hull: np.ndarray,
                       fraction: float) -> bool:
         """Does `fraction` of `hull` show the pile as it was before `played` came? Clipped
         channels are taken at their bound: after an exposure step up, the white oval of the
@@ -503,7 +420,7 @@ class PileWatcher:
         57.0 s: 64 % of the patch matched as read, 99 % as bounded, and the take-back was a
         phantom new card)."""
         seen = self._as_seen(crop, self.clipped, played.before)
-        return _matches(seen, played.before, hull, fraction)
+        return matches(seen, played.before, hull, fraction)
 
     def _remember(self, t: float, crop: np.ndarray, frame: Frame, arms: list[Arm]) -> None:
         self.history.append((t, crop))
@@ -553,7 +470,7 @@ class PileWatcher:
             settled = self._settle_waiting()  # a card taken back before it was read
             gone = self.played.pop()
             # All of where it lay shows what was under it again, not only what shows yet.
-            under = _grown(hull | gone.hull, 1)
+            under = grown(hull | gone.hull, 1)
             self.reference = np.where(under[..., None], gone.before, self.reference)
             if gone.card is None:
                 return settled  # never read: it was not announced, so nothing to take back
@@ -570,7 +487,7 @@ class PileWatcher:
             return []
         settled = self._settle_waiting(rest_t)  # the card before is read now, or never
         self.hand_left = False
-        played = _Played(None, seat, rest_t, hull, self.reference.copy(), seat_share)
+        played = PlayedCard(None, seat, rest_t, hull, self.reference.copy(), seat_share)
         self.played.append(played)
         del self.played[:-8]
         self._adopt(crop, hull)
@@ -653,13 +570,13 @@ class PileWatcher:
             resting, resting & (self.still_frames <= RECENT_FRAMES),
             resting & (self.still_frames <= youngest + TOGETHER_FRAMES)))
 
-    def _place(self, played: _Played) -> np.ndarray:
+    def _place(self, played: PlayedCard) -> np.ndarray:
         """The card's place as the reference holds it: where it differs from the pile before
         the card, near its patch (the patch may be only the part of it uncovered last)."""
-        near = _grown(played.hull, round(WHOLE_CARD_REACH_CARDS * self.card_height_px))
+        near = grown(played.hull, round(WHOLE_CARD_REACH_CARDS * self.card_height_px))
         return near & (l1_distance(self.reference, played.before) > CHANGE_L1) | played.hull
 
-    def _covered(self, played: _Played) -> bool:
+    def _covered(self, played: PlayedCard) -> bool:
         """Does something at rest cover more than COVERED_MAX of the card's place, as the
         reference holds it (a card laid on it, or a hand resting on it, spoils its reading)?"""
         place = self._place(played)
@@ -667,7 +584,7 @@ class PileWatcher:
             (self.still_frames >= STABLE_FRAMES)
         return bool(over.sum() > COVERED_MAX * place.sum())
 
-    def _catch_up(self, played: _Played, others: bool) -> bool:
+    def _catch_up(self, played: PlayedCard, others: bool) -> bool:
         """The first still frame with no hand over the pile after a card was confirmed: around
         the card, where the pile before it shows again, the hand that was there (and may have
         been taken in with the card) has gone: the reference becomes the pile as it is now.
@@ -681,7 +598,7 @@ class PileWatcher:
         back the pile under it matched the reference of before it only 72 %, and the take-back
         was a phantom new card)."""
         r = max(1, round(CATCH_UP_CARDS * self.card_height_px))
-        near = _grown(played.hull, r)
+        near = grown(played.hull, r)
         if self.moving is None or self.moving[near].mean() > MAX_MOVING_IN_CARD:
             return False
         now = self.previous
@@ -692,7 +609,7 @@ class PileWatcher:
         self.stale_since[take] = np.inf
         return True
 
-    def _whole_card(self, played: _Played) -> list[np.ndarray]:
+    def _whole_card(self, played: PlayedCard) -> list[np.ndarray]:
         """Where the card lies now that nothing covers it, as places to read it in order (the
         first that reads sure is taken, else the surest): the patch of what differs from the
         pile before it came, near where it was confirmed (the confirmed patch when that is not
@@ -700,7 +617,7 @@ class PileWatcher:
         pixels. A sure reading of one card's place beats one of a bigger patch, which may take
         in the card beside it; but the fit goes astray when little of the card differs, and
         then it reads nothing sure."""
-        near = _grown(played.hull, round(WHOLE_CARD_REACH_CARDS * self.card_height_px))
+        near = grown(played.hull, round(WHOLE_CARD_REACH_CARDS * self.card_height_px))
         differs = (l1_distance(self.previous, played.before) > CHANGE_L1) & near
         whole = self._card_patch(differs)
         place = whole if whole is not None and (whole & played.hull).any() else played.hull
@@ -712,13 +629,13 @@ class PileWatcher:
     def _card_sized_mask(self, mask: np.ndarray) -> bool:
         ys, xs = np.nonzero(mask)
         (_, _), (w, h), _ = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
-        return _card_sized(w, h, self.card_height_px)
+        return card_sized(w, h, self.card_height_px)
 
     def _fitted_card(self, differs: np.ndarray) -> np.ndarray | None:
         """Where a card's outline covers most of the differing pixels (the card landed on one
         of its own colour, so it differs only in places, and something beside it changed
         too); None when no card's place holds FITTED_MIN_CARDS of them."""
-        covered, rect = _best_card_rect(differs, self.card_height_px)
+        covered, rect = best_card_rect(differs, self.card_height_px)
         if covered < FITTED_MIN_CARDS * self.card_area:
             return None
         box = np.zeros(self.shape, np.uint8)
@@ -748,7 +665,7 @@ class PileWatcher:
             if played in self.played:
                 self.played.remove(played)
             # Where the pile shows as it was before, that is what it is (not the arm taken in).
-            back = _grown(played.hull, 1) & \
+            back = grown(played.hull, 1) & \
                 ~self._differs(self.previous, self.clipped, played.before)
             self.reference[back] = played.before[back]
             return []
@@ -766,7 +683,7 @@ class PileWatcher:
                            confidence=round(reading.confidence, 3), alternatives=alternatives,
                            seat_confidence=seat_confidence)]
 
-    def _remainder_of_last(self, played: _Played, reading: CardReading) -> bool:
+    def _remainder_of_last(self, played: PlayedCard, reading: CardReading) -> bool:
         """Is a barely readable card by the seat that laid the card before it moments earlier
         that card's remainder (the part its hand covered, or the card under it uncovered as
         the hand slid off), not a card of its own? A card of its own reads: rendered webcam
@@ -778,130 +695,7 @@ class PileWatcher:
         return bool(before) and before[-1].seat == played.seat and \
             played.t_s - before[-1].t_s < ADJUST_WINDOW_S
 
-    def _adjusts(self, last: _Played, hull: np.ndarray, seat: int | None, rest_t: float,
-                 crop: np.ndarray) -> bool:
-        """Is this patch the last card moved by the hand that placed it (not a jump-in, nor
-        the next card of a multi-card play)?"""
-        if rest_t - last.t_s >= ADJUST_WINDOW_S:
-            return False
-        if rest_t - last.t_s <= SAME_REST_S:
-            return True  # the rest of the same card, uncovered when the hand went
-        overlap = _iou(hull, last.hull)
-        near_last = _grown(last.hull, 2)
-        touches = bool((hull & near_last).any())
-        if seat is not None and seat == last.seat and touches and not self.hand_left and \
-                rest_t - last.t_s < SETTLING_S and self._unseen(last):
-            # The hand never left and the last card was never seen without it: the same card
-            # coming to rest in steps (the hand at rest over the pile taken for a card a frame
-            # before the card under it: the tilted webcam clip through its four-corner
-            # calibration, 4.97 and 5.13 s).
-            return True
-        if seat is not None and seat == last.seat:
-            # A patch by the same seat on or right beside the last card is that card, moved or
-            # uncovered by the leaving hand, unless it is the next card of a multi-card play.
-            return touches and not self._next_card_of_play(last, hull, crop, rest_t)
-        if seat is None and touches and (overlap < REMAINDER_MAX_IOU or not self.hand_left):
-            # Beside the last card and hardly over it, or placed while the last card's hand
-            # never left and no other hand was seen: the part of it a hand had covered.
-            return True
-        if self.hand_left:
-            return False
-        # Another seat's hand (or one not seen) placed it: a jump-in unless it is nearly the
-        # same patch as the last card.
-        return seat is None and overlap >= ADJUST_UNSEEN_MIN_OVERLAP
-
-    def _unseen(self, last: _Played) -> bool:
-        """Is `last` the card waiting to be read, not yet read in a frame without a hand?"""
-        return self.waiting is not None and self.waiting.played is last and \
-            self.waiting.clean_frames == 0
-
-    def _next_card_of_play(self, last: _Played, hull: np.ndarray, crop: np.ndarray,
-                           rest_t: float) -> bool:
-        """Is this patch another card laid by the hand that laid the last one (two to four
-        cards at once, one after another), not the last card moved? Yes when the last card
-        still lies where it was beside the patch (fanned), or when the patch is another
-        colour or reads as another card (laid squarely on it). Two identical cards laid
-        squarely on each other cannot be told from a nudge: that stays an adjustment."""
-        spread = not self._card_sized_mask(hull | last.hull)
-        beside = spread and self._still_there(last, hull, crop, self._place(last))
-        if self._lifted_off(last, rest_t) and self._alone(last.seat, rest_t) and \
-                (beside or self._another(last, hull, crop)):
-            # The hand let go of the last card and came again (a nudge moves the card it
-            # holds), with more than one card's place and the last card still where it lay,
-            # or with another card. Asked before the pile a nudge away: a card like the last
-            # one shows it a nudge away everywhere (two red 5s fanned; a green skip squarely
-            # on a red one, on a green table).
-            return True
-        if self._shifted_pile(hull, crop):
-            return False
-        over_last = _iou(hull, last.hull) >= REMAINDER_MAX_IOU
-        if (over_last or spread) and self._still_there(last, hull, crop):
-            return True
-        return self._another(last, hull, crop)
-
-    def _another(self, last: _Played, hull: np.ndarray, crop: np.ndarray) -> bool:
-        """Is the patch another colour than the last card, or read as another card?"""
-        now, before = _card_colour(crop[hull]), _card_colour(self.reference[last.hull])
-        if now is not None and before is not None and \
-                float(np.abs(now - before).sum()) >= COLOUR_APART:
-            return True
-        return self._reads_another(last, hull)
-
-    def _still_there(self, last: _Played, hull: np.ndarray, crop: np.ndarray,
-                     place: np.ndarray | None = None) -> bool:
-        """Where the last card differed from what lay under it, beyond the patch: a card
-        moved shows what lay under it there again, a card still lying there itself. `place`:
-        the last card's place, when not its patch."""
-        where = last.hull if place is None else place
-        beyond = where & ~_grown(hull, 1) & \
-            (l1_distance(self.reference, last.before) > CHANGE_L1)
-        still = int((beyond & (l1_distance(crop, self.reference) <= CHANGE_L1)).sum())
-        under = int((beyond & (l1_distance(crop, last.before) <= CHANGE_L1)).sum())
-        return still >= STILL_THERE_MIN_CARDS * self.card_area and \
-            still >= STILL_THERE_MATCH * (still + under)
-
-    def _alone(self, seat: int | None, rest_t: float) -> bool:
-        """Was no other seat's arm over the pile in the SEAT_WINDOW_S before `rest_t`? (A
-        jump-in's card, still in its hand, may rest before the last card's hand has left:
-        webcam game 301, 44.4 s.)"""
-        return all(a.seat == seat for t, arms in self.arm_history
-                   if rest_t - SEAT_WINDOW_S <= t <= rest_t for a in arms if self._tip_over(a))
-
-    def _lifted_off(self, last: _Played, rest_t: float) -> bool:
-        """Did the hand let go of the last card and come again: at least LIFT_MIN_S between
-        the two, and a frame between in which no arm's tip was over the pile, no arm covered
-        the last card's patch and the patch showed the card as confirmed? (A card's uncovered
-        part comes to rest a few frames after the card, under arms the tracker may not see
-        every frame: webcam game 301, 26.47 s; a jump-in's arm taken for the leaving one, the
-        two one blob over the pile, lays its card while that one never left: 44.4 s.)"""
-        if rest_t - last.t_s < LIFT_MIN_S:
-            return False
-        ys, xs = np.nonzero(last.hull)
-        xs = xs + self.region_px[0]
-        ys = ys + self.region_px[1]
-        most = LIFTED_MAX_COVER * len(xs)
-        crops = dict(self.history)
-        # Only once the reference around it was caught up: a hand confirmed with the card was
-        # taken into the arm tracker's background with it, and no arm seems to cover its
-        # place until it moves (the tilted webcam clip, 5.37 s: the part of a card its hand
-        # had covered, uncovered as the hand went, was taken for a next card).
-        since = max(last.t_s, last.caught_up_t)
-        return any(all(a.covers(xs, ys) <= most for a in arms) and t in crops and
-                   _matches(crops[t], self.reference, last.hull, 1 - LIFTED_MAX_COVER)
-                   for t, arms in self.arm_history if since <= t < rest_t)
-
-    def _reads_another(self, last: _Played, hull: np.ndarray) -> bool:
-        """Does the reader see another card in the patch than the last card, both sure? A card
-        of a pale print (its white oval most of it) has no colour of its own to tell it by
-        (rendered multi-card plays: a blue 5 stacked on a red 5, taken for the 5 nudged and
-        read as the blue one at the red one's time). A nudged card reads as itself."""
-        before = self._last_reading(last)
-        if before is None or before.confidence < self.read_sure:
-            return False
-        now = self._read(hull, [self.recent_frames[-1]])
-        return now is not None and now.confidence >= self.read_sure and now.card != before.card
-
-    def _last_reading(self, last: _Played) -> CardReading | None:
+    def _last_reading(self, last: PlayedCard) -> CardReading | None:
         """What the last card reads as: its card once read, else its readings so far or those
         of the frames it was confirmed in (kept: they are the fallback when it settles)."""
         if last.card is not None:
@@ -913,28 +707,8 @@ class PileWatcher:
             waiting.fallback = self._read(last.hull, waiting.frames)
         return vote_readings(waiting.readings) or waiting.fallback
 
-    def _shifted_pile(self, hull: np.ndarray, crop: np.ndarray) -> bool:
-        """Does what changed in the patch show what the pile showed a nudge away (the last
-        card moved a little, what lay under it uncovered at its edge)? A nudged card's field
-        matches itself where it moved, so much of it may lie beyond the patch of what changed
-        and still show as it was, like a card that a new one was laid over (the demo's red 6
-        nudged on a green 6, 108.8 s): the print of what changed tells them apart."""
-        changed = hull & (l1_distance(crop, self.reference) > CHANGE_L1)
-        if not changed.any():
-            return True
-        reach = max(1, round(NUDGE_REACH_CARDS * self.card_height_px))
-        ys, xs = np.nonzero(changed)
-        now = crop[ys, xs]
-        padded = np.pad(self.reference, ((reach, reach), (reach, reach), (0, 0)), mode="edge")
-        found = np.zeros(len(ys), bool)
-        for dy in range(-reach, reach + 1):
-            for dx in range(-reach, reach + 1):
-                near = padded[ys + reach + dy, xs + reach + dx]
-                found |= np.abs(now - near).sum(axis=1) <= CHANGE_L1
-        return bool(found.mean() >= NUDGE_MATCH)
-
     def _adopt(self, crop: np.ndarray, mask: np.ndarray) -> None:
-        self.reference = np.where(_grown(mask, 1)[..., None], crop, self.reference)
+        self.reference = np.where(grown(mask, 1)[..., None], crop, self.reference)
 
     def _card_patch(self, still_changed: np.ndarray) -> np.ndarray | None:
         """The convex hull (bool mask) of the still, changed pixels that do not belong to
@@ -968,7 +742,7 @@ class PileWatcher:
     def _rest_time(self, crop: np.ndarray, hull: np.ndarray, now: float) -> float:
         rest = now
         for t, past in reversed(self.history):
-            if not _matches(past, crop, hull, REST_MATCH, MOTION_L1):
+            if not matches(past, crop, hull, REST_MATCH, MOTION_L1):
                 break
             rest = t
         return rest
@@ -1020,7 +794,7 @@ class PileWatcher:
         points = np.column_stack([xs + self.region_px[0], ys + self.region_px[1]])
         (cx, cy), (rw, rh), angle = cv2.minAreaRect((points * self.full_scale).astype(np.float32))
         card_long = self.card_height_px * self.full_scale
-        if not _card_sized(rw, rh, card_long):
+        if not card_sized(rw, rh, card_long):
             long_side = card_long * READ_MIN_CARDS
             short_side = long_side * 2 / 3
             if rw >= rh:
@@ -1036,7 +810,7 @@ class PileWatcher:
         return vote_readings(readings)
 
 
-def _bar(played: _Played, sure: float) -> float:
+def _bar(played: PlayedCard, sure: float) -> float:
     """How sure the reading of a change must be to make it a play whatever else is known of
     it: the game's bar `sure`, or UNSEEN_READ_SURE when no arm was seen bringing it."""
     return sure if played.seat is not None else max(sure, UNSEEN_READ_SURE)
@@ -1054,38 +828,6 @@ def vote_readings(readings: list[CardReading]) -> CardReading | None:
     return CardReading(card, confidence, runner_up)
 
 
-def _best_card_rect(mask: np.ndarray, card_long: float, step_deg: int = 4
-                    ) -> tuple[float, tuple]:
-    """(pixels of `mask` covered, cv2 rotated rect) for the card-sized rectangle that covers
-    most of `mask`: one box filter per angle."""
-    size = int(np.ceil(card_long * 1.3)) | 1
-    centre = (size - 1) / 2
-    image = mask.astype(np.float32)
-    best: tuple[float, tuple] = (-1.0, ((0.0, 0.0), (0.0, 0.0), 0.0))
-    for angle in range(0, 180, step_deg):
-        kernel = np.zeros((size, size), np.float32)
-        corners = cv2.boxPoints(((centre, centre), (card_long * 2 / 3, card_long), angle))
-        cv2.fillConvexPoly(kernel, np.round(corners).astype(np.int32), 1.0)
-        covered = cv2.filter2D(image, -1, kernel, borderType=cv2.BORDER_CONSTANT)
-        y, x = np.unravel_index(int(covered.argmax()), covered.shape)
-        if covered[y, x] > best[0]:
-            best = (float(covered[y, x]),
-                    ((float(x), float(y)), (card_long * 2 / 3, card_long), float(angle)))
-    return best
-
-
-def _card_sized(w: float, h: float, card_long: float) -> bool:
-    """Is a w x h patch one card of `card_long` height, within READ_CARD_SIZE_TOLERANCE?"""
-    short, long = sorted((w, h))
-    return abs(long / card_long - 1) <= READ_CARD_SIZE_TOLERANCE and \
-        abs(short / (card_long * 2 / 3) - 1) <= READ_CARD_SIZE_TOLERANCE
-
-
-def _grown(mask: np.ndarray, px: int) -> np.ndarray:
-    """`mask` (bool) grown by `px` pixels each way (a square of side 2 * px + 1)."""
-    return cv2.dilate(mask.astype(np.uint8), np.ones((2 * px + 1, 2 * px + 1), np.uint8)) > 0
-
-
 def _card_view(frame: Frame, centre: tuple[float, float], size: tuple[float, float],
                angle_deg: float) -> np.ndarray:
     """The new card's patch turned square to the image and cut out with a margin of
@@ -1097,45 +839,3 @@ def _card_view(frame: Frame, centre: tuple[float, float], size: tuple[float, flo
     return frame.patch(turn, (w, h))
 
 
-def _matches(a: np.ndarray, b: np.ndarray, mask: np.ndarray, fraction: float,
-             tolerance: float = CHANGE_L1) -> bool:
-    return bool((np.abs(a[mask] - b[mask]).sum(axis=1) <= tolerance).mean() >= fraction)
-
-
-def _explained_by_light(now: np.ndarray, before: np.ndarray,
-                        where: np.ndarray | None = None) -> bool:
-    """True when `now` (N x 3 pixels) is `before` under other light: every pixel's colour is
-    the same and its brightness changed by about the same factor, or (with `where`, the
-    pixels' N x 2 places in card heights) by a factor that varies smoothly over the patch (a
-    quadratic in x and y): a glare spot or a lamp's hotspot passing over the pile brightens
-    its middle more than its rim, and a card's print changes colour and brightness from pixel
-    to pixel."""
-    sum_now = now.sum(axis=1) + 1.0
-    sum_before = before.sum(axis=1) + 1.0
-    chroma = float(np.median(np.abs(now / sum_now[:, None] - before / sum_before[:, None])
-                             .sum(axis=1)))
-    ratio = np.log(sum_now / sum_before)
-    if chroma < LIGHT_MAX_CHROMA and np.subtract(*np.percentile(ratio, [75, 25])) < \
-            LIGHT_MAX_RATIO_SPREAD:
-        return True  # a lamp or a shadow: the same factor everywhere
-    if where is None or len(ratio) < 12 or chroma >= GLARE_MAX_CHROMA:
-        return False
-    x, y = where[:, 0], where[:, 1]
-    terms = np.column_stack([np.ones_like(x), x, y, x * x, x * y, y * y])
-    fit, *_ = np.linalg.lstsq(terms, ratio, rcond=None)
-    return bool(np.subtract(*np.percentile(ratio - terms @ fit, [75, 25])) < GLARE_MAX_SPREAD)
-
-
-def _card_colour(pixels: np.ndarray) -> np.ndarray | None:
-    """The median chromaticity (B, G, R shares) of the coloured ones of `pixels` (N x 3), or
-    None when too few are coloured to say."""
-    total = pixels.sum(axis=1) + 1.0
-    coloured = (pixels.max(axis=1) - pixels.min(axis=1)) / total >= SATURATED
-    if coloured.mean() < MIN_SATURATED:
-        return None
-    return np.median(pixels[coloured] / total[coloured, None], axis=0)
-
-
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    union = (a | b).sum()
-    return float((a & b).sum() / union) if union else 0.0

@@ -1,0 +1,219 @@
+"""The pile watcher's judgement of a patch laid by the hand that laid the last card: the same
+card moved, uncovered or still coming to rest, or the next card of a multi-card play (laid
+beside it, fanned, or squarely on it). A mixin of `vision.pile_watcher.PileWatcher`, whose
+state, history and reader it uses (it imports nothing of the watcher, so the two files make no
+import loop)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from vision.pile_shapes import CHANGE_L1, card_colour, grown, iou, matches
+from vision.pixels import l1_distance
+
+if TYPE_CHECKING:
+    from vision.pile_watcher import PlayedCard
+
+ADJUST_WINDOW_S = 1.5
+"""A reshaped patch over the last card within this many seconds, while the hand that placed
+it never left the pile and by that hand's seat, is the same card adjusted, not a new one."""
+
+NUDGE_REACH_CARDS = 0.12
+"""A card nudged or straightened moves its print at most this many card heights (a shift and a
+few degrees' turn) ..."""
+
+NUDGE_MATCH = 0.85
+"""... so at least this fraction of the pixels it changed show what the pile showed that close
+by: the last card, or what lay under it (a new card's print is not found so near)."""
+
+STILL_THERE_MIN_CARDS = 0.1
+"""A patch over the last card (the part of it a hand had covered lies beside it: together they
+are one card's place) is another card when at least this many card areas of the last card,
+beyond the patch and where it differed from what lay under it, still show it ..."""
+
+STILL_THERE_MATCH = 0.8
+"""... of those that show either it or what lay under it (a card moved shows that there again;
+a hand over them shows neither), this fraction."""
+
+COLOUR_APART = 0.3
+"""... another card's when its median chromaticity is this far (L1) from the last card's: two
+of the four colours put their weight on other channels (far above this), while one card under
+a hand's shadow keeps its shares (brightness drops out of a chromaticity)."""
+
+LIFTED_MAX_COVER = 0.05
+"""A hand let go of the last card in a frame where no arm covered more than this fraction of
+its patch, and no more than this fraction of it looked otherwise than when confirmed ..."""
+
+LIFT_MIN_S = 0.25
+"""... at least this long after it: a hand takes longer to let go of a card, lift off it and
+come again with the next."""
+
+SETTLING_S = 0.3
+"""A patch by the same hand this soon after the last card, the hand never having left it nor
+the card been seen without it, is that card still coming to rest. A hand laying cards one after
+the other lets go of each before the next, which takes longer; cards fanned out in one motion
+closer together than this come out as one (a known limit, vision/TABLE.md)."""
+
+SAME_REST_S = 0.07
+"""A patch that came to rest within this of the last card (two frames at 30 fps) is more of
+that card, not another one."""
+
+REMAINDER_MAX_IOU = 0.25
+"""A patch nobody is seen placing that touches the last card but overlaps it less than this
+(a new card lands on the pile, over the last one) is the part of it a hand had covered."""
+
+ADJUST_UNSEEN_MIN_OVERLAP = 0.7
+"""When no hand is seen placing the patch, it must overlap the last card's this much to be
+taken for an adjustment (a jump-in card lands askew and overlaps less)."""
+
+SEAT_WINDOW_S = 0.3
+"""The hand that placed a card is the one nearest it during this long before it came to rest."""
+
+
+class SameHandCards:
+    """Same-hand patches: `_adjusts` and what it asks (see the module's docstring)."""
+
+    def _adjusts(self, last: PlayedCard, hull: np.ndarray, seat: int | None, rest_t: float,
+                 crop: np.ndarray) -> bool:
+        """Is this patch the last card moved by the hand that placed it (not a jump-in, nor
+        the next card of a multi-card play)?"""
+        if rest_t - last.t_s >= ADJUST_WINDOW_S:
+            return False
+        if rest_t - last.t_s <= SAME_REST_S:
+            return True  # the rest of the same card, uncovered when the hand went
+        overlap = iou(hull, last.hull)
+        near_last = grown(last.hull, 2)
+        touches = bool((hull & near_last).any())
+        if seat is not None and seat == last.seat and touches and not self.hand_left and \
+                rest_t - last.t_s < SETTLING_S and self._unseen(last):
+            # The hand never left and the last card was never seen without it: the same card
+            # coming to rest in steps (the hand at rest over the pile taken for a card a frame
+            # before the card under it: the tilted webcam clip through its four-corner
+            # calibration, 4.97 and 5.13 s).
+            return True
+        if seat is not None and seat == last.seat:
+            # A patch by the same seat on or right beside the last card is that card, moved or
+            # uncovered by the leaving hand, unless it is the next card of a multi-card play.
+            return touches and not self._next_card_of_play(last, hull, crop, rest_t)
+        if seat is None and touches and (overlap < REMAINDER_MAX_IOU or not self.hand_left):
+            # Beside the last card and hardly over it, or placed while the last card's hand
+            # never left and no other hand was seen: the part of it a hand had covered.
+            return True
+        if self.hand_left:
+            return False
+        # Another seat's hand (or one not seen) placed it: a jump-in unless it is nearly the
+        # same patch as the last card.
+        return seat is None and overlap >= ADJUST_UNSEEN_MIN_OVERLAP
+
+    def _unseen(self, last: PlayedCard) -> bool:
+        """Is `last` the card waiting to be read, not yet read in a frame without a hand?"""
+        return self.waiting is not None and self.waiting.played is last and \
+            self.waiting.clean_frames == 0
+
+    def _next_card_of_play(self, last: PlayedCard, hull: np.ndarray, crop: np.ndarray,
+                           rest_t: float) -> bool:
+        """Is this patch another card laid by the hand that laid the last one (two to four
+        cards at once, one after another), not the last card moved? Yes when the last card
+        still lies where it was beside the patch (fanned), or when the patch is another
+        colour or reads as another card (laid squarely on it). Two identical cards laid
+        squarely on each other cannot be told from a nudge: that stays an adjustment."""
+        spread = not self._card_sized_mask(hull | last.hull)
+        beside = spread and self._still_there(last, hull, crop, self._place(last))
+        if self._lifted_off(last, rest_t) and self._alone(last.seat, rest_t) and \
+                (beside or self._another(last, hull, crop)):
+            # The hand let go of the last card and came again (a nudge moves the card it
+            # holds), with more than one card's place and the last card still where it lay,
+            # or with another card. Asked before the pile a nudge away: a card like the last
+            # one shows it a nudge away everywhere (two red 5s fanned; a green skip squarely
+            # on a red one, on a green table).
+            return True
+        if self._shifted_pile(hull, crop):
+            return False
+        over_last = iou(hull, last.hull) >= REMAINDER_MAX_IOU
+        if (over_last or spread) and self._still_there(last, hull, crop):
+            return True
+        return self._another(last, hull, crop)
+
+    def _another(self, last: PlayedCard, hull: np.ndarray, crop: np.ndarray) -> bool:
+        """Is the patch another colour than the last card, or read as another card?"""
+        now, before = card_colour(crop[hull]), card_colour(self.reference[last.hull])
+        if now is not None and before is not None and \
+                float(np.abs(now - before).sum()) >= COLOUR_APART:
+            return True
+        return self._reads_another(last, hull)
+
+    def _still_there(self, last: PlayedCard, hull: np.ndarray, crop: np.ndarray,
+                     place: np.ndarray | None = None) -> bool:
+        """Where the last card differed from what lay under it, beyond the patch: a card
+        moved shows what lay under it there again, a card still lying there itself. `place`:
+        the last card's place, when not its patch."""
+        where = last.hull if place is None else place
+        beyond = where & ~grown(hull, 1) & \
+            (l1_distance(self.reference, last.before) > CHANGE_L1)
+        still = int((beyond & (l1_distance(crop, self.reference) <= CHANGE_L1)).sum())
+        under = int((beyond & (l1_distance(crop, last.before) <= CHANGE_L1)).sum())
+        return still >= STILL_THERE_MIN_CARDS * self.card_area and \
+            still >= STILL_THERE_MATCH * (still + under)
+
+    def _alone(self, seat: int | None, rest_t: float) -> bool:
+        """Was no other seat's arm over the pile in the SEAT_WINDOW_S before `rest_t`? (A
+        jump-in's card, still in its hand, may rest before the last card's hand has left:
+        webcam game 301, 44.4 s.)"""
+        return all(a.seat == seat for t, arms in self.arm_history
+                   if rest_t - SEAT_WINDOW_S <= t <= rest_t for a in arms if self._tip_over(a))
+
+    def _lifted_off(self, last: PlayedCard, rest_t: float) -> bool:
+        """Did the hand let go of the last card and come again: at least LIFT_MIN_S between
+        the two, and a frame between in which no arm's tip was over the pile, no arm covered
+        the last card's patch and the patch showed the card as confirmed? (A card's uncovered
+        part comes to rest a few frames after the card, under arms the tracker may not see
+        every frame: webcam game 301, 26.47 s; a jump-in's arm taken for the leaving one, the
+        two one blob over the pile, lays its card while that one never left: 44.4 s.)"""
+        if rest_t - last.t_s < LIFT_MIN_S:
+            return False
+        ys, xs = np.nonzero(last.hull)
+        xs = xs + self.region_px[0]
+        ys = ys + self.region_px[1]
+        most = LIFTED_MAX_COVER * len(xs)
+        crops = dict(self.history)
+        # Only once the reference around it was caught up: a hand confirmed with the card was
+        # taken into the arm tracker's background with it, and no arm seems to cover its
+        # place until it moves (the tilted webcam clip, 5.37 s: the part of a card its hand
+        # had covered, uncovered as the hand went, was taken for a next card).
+        since = max(last.t_s, last.caught_up_t)
+        return any(all(a.covers(xs, ys) <= most for a in arms) and t in crops and
+                   matches(crops[t], self.reference, last.hull, 1 - LIFTED_MAX_COVER)
+                   for t, arms in self.arm_history if since <= t < rest_t)
+
+    def _reads_another(self, last: PlayedCard, hull: np.ndarray) -> bool:
+        """Does the reader see another card in the patch than the last card, both sure? A card
+        of a pale print (its white oval most of it) has no colour of its own to tell it by
+        (rendered multi-card plays: a blue 5 stacked on a red 5, taken for the 5 nudged and
+        read as the blue one at the red one's time). A nudged card reads as itself."""
+        before = self._last_reading(last)
+        if before is None or before.confidence < self.read_sure:
+            return False
+        now = self._read(hull, [self.recent_frames[-1]])
+        return now is not None and now.confidence >= self.read_sure and now.card != before.card
+
+    def _shifted_pile(self, hull: np.ndarray, crop: np.ndarray) -> bool:
+        """Does what changed in the patch show what the pile showed a nudge away (the last
+        card moved a little, what lay under it uncovered at its edge)? A nudged card's field
+        matches itself where it moved, so much of it may lie beyond the patch of what changed
+        and still show as it was, like a card that a new one was laid over (the demo's red 6
+        nudged on a green 6, 108.8 s): the print of what changed tells them apart."""
+        changed = hull & (l1_distance(crop, self.reference) > CHANGE_L1)
+        if not changed.any():
+            return True
+        reach = max(1, round(NUDGE_REACH_CARDS * self.card_height_px))
+        ys, xs = np.nonzero(changed)
+        now = crop[ys, xs]
+        padded = np.pad(self.reference, ((reach, reach), (reach, reach), (0, 0)), mode="edge")
+        found = np.zeros(len(ys), bool)
+        for dy in range(-reach, reach + 1):
+            for dx in range(-reach, reach + 1):
+                near = padded[ys + reach + dy, xs + reach + dx]
+                found |= np.abs(now - near).sum(axis=1) <= CHANGE_L1
+        return bool(found.mean() >= NUDGE_MATCH)
