@@ -16,7 +16,12 @@ import numpy as np
 
 from audio.blocks import AudioBlock
 from audio.detector import DetectorParams, HeardKnock, KnockDetector, detect_knocks
-from audio.knock_classifier import KnockClassifier, RoomCalibration, default_classifier
+from audio.knock_classifier import (
+    KnockClassifier,
+    RoomCalibration,
+    Verdict,
+    default_classifier,
+)
 from audio.knock_score import KnockModel, knock_confidence
 from audio.spectral import FrameAnalyser, level_db
 from calibration.profile import KnockClassifierCalibration, MicProfile
@@ -135,6 +140,7 @@ def measure_mic(
             "knocks; start recording in silence, then knock"
         )
     features = [k.features for k in candidates]
+    knock_verdicts = _verdicts(blocks, candidates, classifier)
     weakest = min(f.strength_db for f in features)
     others = [k for k in heard if k not in candidates] + _onsets_in(quiet, floor_db)
     profile = MicProfile(
@@ -153,29 +159,39 @@ def measure_mic(
         knock_high_drop_over_decay_db=round(statistics.median(
             f.high_peak_db - f.ring_high_db - f.decay_db for f in features), 1),
         knocks_heard=len(candidates),
-        classifier=_classifier_calibration(blocks, candidates, others, classifier),
+        classifier=_classifier_calibration(classifier, knock_verdicts,
+                                           _verdicts(blocks, others, classifier)),
         measured_at=datetime.now(UTC).isoformat(timespec="seconds"),
     )
     return MicMeasurement(profile=profile, margin_db=weakest,
-                          knock_like=_knock_like(blocks, candidates, profile, classifier))
+                          knock_like=_knock_like(candidates, knock_verdicts, profile))
 
 
-def _knock_like(blocks: list[AudioBlock], knocks: list[HeardKnock], profile: MicProfile,
-                classifier: KnockClassifier | None) -> int:
-    """How many of the calibration knocks the detector calls knocks with this profile: the
-    classifier with the room's calibration (the gates with the profile's model when the
-    classifier is not installed)."""
+def _knock_like(knocks: list[HeardKnock], verdicts: list[Verdict] | None,
+                profile: MicProfile) -> int:
+    """How many of the calibration knocks the detector calls knocks with this profile, as it
+    decides: the gates fitted to the table, or the classifier (`verdicts`, None when it is
+    not installed) with the room's calibration."""
+    model, line = knock_model_for(profile), DetectorParams().min_confidence
     room = room_calibration_for(profile)
-    if classifier is None or room is None:
-        model, line = knock_model_for(profile), DetectorParams().min_confidence
-        return sum(knock_confidence(k.features, model) >= line for k in knocks)
+    heard = [knock_confidence(k.features, model) >= line for k in knocks]
+    if verdicts is not None and room is not None:
+        logit_line = DetectorParams().knock_logit
+        heard = [gates or max(v.logit - logit_line, room.margin(v)) >= 0
+                 for gates, v in zip(heard, verdicts, strict=True)]
+    return sum(heard)
+
+
+def _verdicts(blocks: list[AudioBlock], onsets: list[HeardKnock],
+              classifier: KnockClassifier | None) -> list[Verdict] | None:
+    """The classifier's verdict on each onset of the recording `blocks` (None without a
+    classifier: not installed)."""
+    if classifier is None:
+        return None
     samples = np.concatenate([b.samples for b in blocks]).astype(np.float32)
     start_s, rate = blocks[0].t_s, blocks[0].rate_hz
-    line = DetectorParams().knock_logit
-    return sum(
-        max(v.logit - line, room.margin(v)) >= 0
-        for v in (classifier.judge(samples, round((k.t_s - start_s) * rate), k.features)
-                  for k in knocks))
+    return [classifier.judge(samples, round((o.t_s - start_s) * rate), o.features)
+            for o in onsets]
 
 
 def _onsets_in(blocks: list[AudioBlock], floor_db: float) -> list[HeardKnock]:
@@ -184,22 +200,14 @@ def _onsets_in(blocks: list[AudioBlock], floor_db: float) -> list[HeardKnock]:
     return list(detect_knocks(blocks, detector)) + detector.rejected
 
 
-def _classifier_calibration(blocks: list[AudioBlock], knocks: list[HeardKnock],
-                            others: list[HeardKnock], classifier: KnockClassifier | None
-                            ) -> KnockClassifierCalibration | None:
-    """The learned classifier's view of this table: its verdicts on the calibration knocks
+def _classifier_calibration(classifier: KnockClassifier | None, knocks: list[Verdict] | None,
+                            others: list[Verdict] | None) -> KnockClassifierCalibration | None:
+    """The learned classifier's view of this table from its verdicts on the calibration knocks
     and on every other onset heard (`KnockClassifier.calibrate`), around the detector's
     operating logit. None without a classifier (not installed)."""
-    if classifier is None:
+    if classifier is None or knocks is None or others is None:
         return None
-    samples = np.concatenate([b.samples for b in blocks]).astype(np.float32)
-    start_s, rate = blocks[0].t_s, blocks[0].rate_hz
-
-    def verdict(onset: HeardKnock):
-        return classifier.judge(samples, round((onset.t_s - start_s) * rate), onset.features)
-
-    room = classifier.calibrate([verdict(k) for k in knocks], [verdict(o) for o in others],
-                                threshold=DetectorParams().knock_logit)
+    room = classifier.calibrate(knocks, others, threshold=DetectorParams().knock_logit)
     # (A separation with no other onset heard is NaN, which TOML cannot hold: None.)
     separation = round(room.separation, 2) if np.isfinite(room.separation) else None
     return KnockClassifierCalibration(**{**room.to_dict(), "separation": separation})
