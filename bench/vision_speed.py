@@ -5,7 +5,7 @@ milliseconds for:
 - a 1280x720 frame with one card, and with a pile of five plus four scattered cards
   (`vision.recognise`: locate + rectify + classify);
 - locating alone on the pile frame, with the classical locator and with the learned
-  localiser (`vision.localise_model`, at its 320-wide working size), when it is installed;
+  localiser (`vision.localise_model`: both its looks, 320 and 480 px wide), when it is installed;
 - `recognise` with the locator `bruno identify` uses (`default_locator`);
 - classifying one rectified crop alone, and per crop in a batch of 16.
 Frames are rendered by `synth.render` (seeded), so the run needs no data files.

@@ -181,3 +181,37 @@ def _single_read_right(photo) -> bool:
     sightings = recognise(cv2.imread(str(photo.path)), min_confidence=0.0,
                           locator=default_locator())
     return bool(sightings) and sightings[0].card == photo.cards[0].token
+
+
+def _located(centre, height, confidence, angle=0.0):
+    from vision.localise_model import LocatedCard
+
+    quad = card_quad(centre, height, angle, np.random.default_rng(0), tilt=0.0)
+    return LocatedCard(quad, float(cv2.contourArea(quad)), UNO_FACE, confidence)
+
+
+def test_the_closer_look_replaces_its_cards_adds_new_ones_and_drops_fragments():
+    from vision.localise_model import _merge_looks
+
+    first = [_located((100, 100), 60, 0.99), _located((300, 100), 60, 0.9)]
+    same_card = _located((302, 101), 58, 0.5)       # the second card, a tighter box, less sure
+    new_card = _located((500, 300), 40, 0.8)        # missed by the first look
+    fragment = _located((100, 110), 20, 0.99)       # print inside the first card
+    merged = _merge_looks(first, [same_card, new_card, fragment])
+    assert len(merged) == 3
+    assert merged[0] is first[0] and merged[1] is same_card and merged[2] is new_card
+
+
+def test_a_close_up_is_taken_from_the_working_size_alone():
+    """A card filling the picture is larger in the closer look than any card the model learnt
+    tables from: the closer look adds nothing to it."""
+    from vision.localise_model import SECOND_LOOK, TRAINED_CARD_HEIGHT, CardLocaliser
+
+    loc = CardLocaliser.__new__(CardLocaliser)
+    loc.working_width = 320
+    big = _located((640, 360), 600, 0.9)
+    looks = {320: [big], round(320 * SECOND_LOOK): [_located((640, 360), 560, 0.99)]}
+    loc._look = lambda image, width: (looks[width], None, width / 1280)
+    assert 560 * SECOND_LOOK * 320 / 1280 > TRAINED_CARD_HEIGHT
+    found, _, _ = loc.analyse(np.zeros((720, 1280, 3), np.uint8))
+    assert [c.quad.tolist() for c in found] == [big.quad.tolist()]

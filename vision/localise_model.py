@@ -45,6 +45,20 @@ REGION_AREA = (0.7, 1.3)
 rectangle is its box when its area is within REGION_AREA of the grown-back core box (the
 pixel outline is sharper than a core grown back 1 / core_scale times)."""
 
+SECOND_LOOK = 1.5
+"""The localiser looks at each image twice: at its working width and at SECOND_LOOK times it.
+Cards a few dozen pixels high at the working size (a whole table from above) come out of the
+closer look with more of them found and tighter boxes; close-ups would be larger there than
+any card the model was trained on, so they are taken from the working size."""
+
+TRAINED_CARD_HEIGHT = 110
+"""The tallest card (pixels, long side, at the size the model looks at) of the training
+composites' tables, scattered cards, piles and rows (`synth.composites._layout`, 14-110 px;
+only its single close-ups are larger). A card of the closer look is used only up to this
+height: within what the model learnt tables from."""
+
+SAME_CARD_IOU = 0.5
+
 CLASSICAL_GATE = 0.5
 """A classical locator's quad is added (`uno_face_quads`) when the localiser's mean UNO-face
 probability over it is at least this."""
@@ -96,11 +110,13 @@ class CardLocaliser:
         self.box_scale = float(self.metadata.get("box_scale", "1.0"))
         self._input = self.session.get_inputs()[0].name
 
-    def maps(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    def maps(self, image: np.ndarray, width: int | None = None
+             ) -> tuple[np.ndarray, np.ndarray, float]:
         """(class probabilities [4, h, w], core probability [h, w], scale): the model's maps at
-        the working size, where `scale` = working size / image size."""
+        `width` on the long side (default the working size), where `scale` = that size / image
+        size."""
         h, w = image.shape[:2]
-        scale = self.working_width / max(h, w)
+        scale = (width or self.working_width) / max(h, w)
         sw, sh = max(16, round(w * scale)), max(16, round(h * scale))
         small = cv2.resize(image, (sw, sh), interpolation=cv2.INTER_AREA)
         ph, pw = -sh % 16, -sw % 16  # the net halves four times
@@ -140,9 +156,19 @@ class CardLocaliser:
         return rect.astype(np.float32)
 
     def analyse(self, image: np.ndarray) -> tuple[list[LocatedCard], np.ndarray, float]:
-        """(the cards found, largest first; the class probabilities [4, h, w] at the working
-        size; the working scale)."""
-        probs, core, scale = self.maps(image)
+        """(the cards found in both looks, largest first; the class probabilities [4, h, w] at
+        the working size; the working scale)."""
+        cards, probs, scale = self._look(image, self.working_width)
+        closer, _, closer_scale = self._look(image, round(self.working_width * SECOND_LOOK))
+        trained = [c for c in closer if _long_side(c.quad) * closer_scale <= TRAINED_CARD_HEIGHT]
+        found = _merge_looks(cards, trained)
+        found.sort(key=lambda c: -c.area)
+        return found, probs, scale
+
+    def _look(self, image: np.ndarray, width: int
+              ) -> tuple[list[LocatedCard], np.ndarray, float]:
+        """The cards found with the image `width` pixels on its long side."""
+        probs, core, scale = self.maps(image, width)
         count, labels, stats, _ = cv2.connectedComponentsWithStats(
             (core > CORE_THRESHOLD).astype(np.uint8), connectivity=8)
         card = probs[0] < CARD_THRESHOLD
@@ -161,8 +187,39 @@ class CardLocaliser:
             quad = ((centre + (box - centre) * self.box_scale) / scale).astype(np.float32)
             found.append(LocatedCard(quad, float(cv2.contourArea(quad)), KINDS[kind],
                                      float(kind_p[kind])))
-        found.sort(key=lambda c: -c.area)
         return found, probs, scale
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """(intersection over union, intersection over b's area) of two convex quads (4x2)."""
+    a32, b32 = np.float32(a).reshape(-1, 1, 2), np.float32(b).reshape(-1, 1, 2)
+    inter, _ = cv2.intersectConvexConvex(a32, b32)
+    area_b = abs(cv2.contourArea(b32))
+    union = abs(cv2.contourArea(a32)) + area_b - inter
+    return (float(inter / union) if union > 0 else 0.0,
+            float(inter / area_b) if area_b > 0 else 0.0)
+
+
+def _long_side(quad: np.ndarray) -> float:
+    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
+    return float(sides.max())
+
+
+def _merge_looks(first: list[LocatedCard], closer: list[LocatedCard]) -> list[LocatedCard]:
+    """Every card of both looks once. A card of the closer look that is one of the first's
+    (IoU >= SAME_CARD_IOU) replaces it (its box is the tighter); one lying mostly inside a card
+    of the first look is part of that card (print a closer look cut off) and is dropped."""
+    merged = list(first)
+    for card in closer:
+        overlaps = [_overlap(c.quad, card.quad) for c in merged]
+        same = [i for i, (iou, _) in enumerate(overlaps) if iou >= SAME_CARD_IOU]
+        if same:
+            merged[same[0]] = card
+            for i in sorted(same[1:], reverse=True):
+                del merged[i]
+        elif not any(inside >= SAME_CARD_IOU for _, inside in overlaps):
+            merged.append(card)
+    return merged
 
 
 def _grown_core_box(core_xy: np.ndarray, core_scale: float) -> np.ndarray:
