@@ -58,6 +58,7 @@ from vision.pile_shapes import (
     grown,
     matches,
 )
+from vision.pile_timing import settled_since
 from vision.pixels import follow, l1_distance, scale_channels
 from vision.seats import vote_share
 
@@ -477,7 +478,7 @@ class PileWatcher(SameHandCards):
             # Backdated like a card: to when what was under it showed (mostly) still.
             gone_t = self._rest_time(crop, hull, t)
             return [*settled, CardRemoved(round(gone_t, 4), card=Card.parse(gone.card))]
-        rest_t = self._rest_time(crop, hull, t)
+        rest_t = self._came_to_rest_at(crop, hull, t)
         seat, seat_share = self._seat(hull, rest_t)
         last = self.played[-1] if self.played else None
         if last is not None and self._adjusts(last, hull, seat, rest_t, crop):
@@ -738,6 +739,15 @@ class PileWatcher(SameHandCards):
         if inside[hull].mean() < MIN_CHANGED_IN_HULL:
             return None
         return hull
+
+    def _came_to_rest_at(self, crop: np.ndarray, hull: np.ndarray, now: float) -> float:
+        """When the new card at `hull` came to rest: each of its pixels that differ from the
+        pile before it, by when it has looked as now (`vision.pile_timing`); a card no pixel
+        of which differs yet (clipped) by the walk back over the patch."""
+        changed = hull & self._differs(crop, self.clipped)
+        if not changed.any():
+            return self._rest_time(crop, hull, now)
+        return settled_since(self.history, crop, changed, now)
 
     def _rest_time(self, crop: np.ndarray, hull: np.ndarray, now: float) -> float:
         rest = now
