@@ -41,6 +41,12 @@ UNDER_HAND_FILL = 0.85
 still, changed pixels has at least this fraction of its area covered by them (the card, and
 the fingers on it: still too while they rest)."""
 
+UNDER_HAND_WINDOW_S = 0.1
+"""... looked for from the frame the other seat's arm came over the pile, for this long (its
+hand is still at the pile's edge, and the card's own hand may still move on it). Games 301-306:
+that frame alone 169 plays and 147 cards right, 0.1 or 0.2 s 170 and 148, phantoms 2 either
+way. Pixels still for 2 frames instead of 4: 170 plays but 7 phantoms; for 6: 169, 145."""
+
 UNDER_HAND_MIN_COVER = 0.3
 """The card is the seat's whose arm covers at least this fraction of its place (the card is
 part of that arm's blob until it is confirmed)."""
@@ -50,15 +56,19 @@ class CardsUnderHands:
     """`_under_hand`: see the module's docstring."""
 
     _seats_over: frozenset[int] = frozenset()
+    _came: tuple[float, frozenset[int]] = (float("-inf"), frozenset())
 
-    def _another_hand_came(self, arms: list[Arm]) -> set[int]:
-        """The seats whose arm was over the pile in the last frame and still is, when another
-        seat's arm came over it in this one (else nothing)."""
+    def _another_hand_came(self, arms: list[Arm], t: float) -> set[int]:
+        """The seats whose arm was over the pile and still is in view, when another seat's arm
+        came over it in the last UNDER_HAND_WINDOW_S (else nothing)."""
         over = frozenset(a.seat for a in arms if a.seat is not None and self._tip_over(a))
         before, self._seats_over = self._seats_over, over
-        if not over - before:
+        if over - before:
+            self._came = (t, frozenset(before - over) | (before & over))
+        since, lingering = self._came
+        if t - since > UNDER_HAND_WINDOW_S:
             return set()
-        return set(before & {a.seat for a in arms}) - (over - before)
+        return set(lingering & {a.seat for a in arms})
 
     def _under_hand(self, frame: Frame, crop: np.ndarray, changed: np.ndarray,
                     arms: list[Arm], lingering: set[int], stable_frames: int

@@ -335,7 +335,7 @@ class PileWatcher(SameHandCards, CardsUnderHands):
         crop, clipped = self._crop(frame.small)
         self.clipped = clipped
         self._remember(t, crop, frame, arms)
-        lingering = self._another_hand_came(arms)
+        lingering = self._another_hand_came(arms, t)
         if self.reference is None:
             self.reference = crop
             self.previous = crop
