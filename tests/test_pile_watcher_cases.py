@@ -169,19 +169,3 @@ def test_a_glare_passing_over_the_pile_is_light_and_a_new_card_is_not():
     new_card = rng.uniform(40, 200, (600, 3)).astype(np.float32)
     assert not _explained_by_light(new_card, pile, where)
     assert _explained_by_light(pile * 0.8, pile)  # a lamp turned down, as before
-
-
-@pytest.mark.parametrize("seed", [4, 5, 7, 11, 12])
-def test_a_card_still_under_its_hand_when_another_seat_jumps_in_is_a_play(seed):
-    # The first card's hand rests on it until the jump-in's hand is over the pile: it is never
-    # seen without a hand (one patch with its arm, which reaches the region's edge), and was
-    # lost (webcam games 301-306: 18 of the 22 plays missed that were no pairs). It is taken
-    # the moment the other hand comes (vision.pile_under_hand).
-    first, second = seed % 4, (seed + 2) % 4
-    found, truth = watch({"players": 4, "seed": seed, "duration_s": 4.0, "plays": [
-        {"t": 1.0, "seat": first, "card": "g_7", "linger_s": 0.3},
-        {"t": 1.45, "seat": second, "card": "g_7", "linger_s": 0.1}]})
-    cards = of_kind(found, "card")
-    assert [(c["card"], c["seat"]) for c in cards] == [("g_7", first), ("g_7", second)]
-    for seen, true in zip(cards, of_kind(truth, "card"), strict=True):
-        assert abs(seen["t"] - true["t"]) <= 0.1

@@ -58,8 +58,6 @@ from vision.pile_shapes import (
     grown,
     matches,
 )
-from vision.pile_timing import settled_since
-from vision.pile_under_hand import CardsUnderHands
 from vision.pixels import follow, l1_distance, scale_channels
 from vision.seats import vote_share
 
@@ -281,7 +279,7 @@ class _WaitingRead:
 
 
 @dataclass
-class PileWatcher(SameHandCards, CardsUnderHands):
+class PileWatcher(SameHandCards):
     """Watches the pile region `region_px` = (x0, y0, x1, y1) of the analysis frame."""
 
     region_px: tuple[int, int, int, int]
@@ -335,7 +333,6 @@ class PileWatcher(SameHandCards, CardsUnderHands):
         crop, clipped = self._crop(frame.small)
         self.clipped = clipped
         self._remember(t, crop, frame, arms)
-        lingering = self._another_hand_came(arms, t)
         if self.reference is None:
             self.reference = crop
             self.previous = crop
@@ -356,8 +353,6 @@ class PileWatcher(SameHandCards, CardsUnderHands):
                 follow(self.reference, crop, 0.05)
             return []
         events = self._confirm(t, crop, changed, self._arm_over(arms))
-        if lingering and self.came_to_rest is None:
-            events += self._confirm_under_hand(frame, crop, changed, arms, lingering)
         if events:
             self.state = PileState.CHANGED
             return events
@@ -482,7 +477,7 @@ class PileWatcher(SameHandCards, CardsUnderHands):
             # Backdated like a card: to when what was under it showed (mostly) still.
             gone_t = self._rest_time(crop, hull, t)
             return [*settled, CardRemoved(round(gone_t, 4), card=Card.parse(gone.card))]
-        rest_t = self._came_to_rest_at(crop, hull, t)
+        rest_t = self._rest_time(crop, hull, t)
         seat, seat_share = self._seat(hull, rest_t)
         last = self.played[-1] if self.played else None
         if last is not None and self._adjusts(last, hull, seat, rest_t, crop):
@@ -499,30 +494,6 @@ class PileWatcher(SameHandCards, CardsUnderHands):
         self.came_to_rest = hull
         differed = float(self._differs(crop, self.clipped, played.before)[hull].mean())
         self.waiting = _WaitingRead(played, t, list(self.recent_frames), differed=differed)
-        return settled
-
-    def _confirm_under_hand(self, frame: Frame, crop: np.ndarray, changed: np.ndarray,
-                            arms: list[Arm], lingering: set[int]) -> list[Event]:
-        """A card under its own hand as another seat's hand comes over the pile
-        (`vision.pile_under_hand`) is confirmed as a card is, its reading from now kept as the
-        fallback: the next card may cover it before it is seen again."""
-        found = self._under_hand(frame, crop, changed, arms, lingering, STABLE_FRAMES)
-        if found is None:
-            return []
-        place, seat, reading, rest_t = found
-        last = self.played[-1] if self.played else None
-        if last is not None and self._adjusts(last, place, seat, rest_t, crop):
-            return []
-        settled = self._settle_waiting(rest_t)
-        self.hand_left = False
-        played = PlayedCard(None, seat, rest_t, place, self.reference.copy())
-        self.played.append(played)
-        del self.played[:-8]
-        self._adopt(crop, place)
-        self.came_to_rest = place
-        differed = float(self._differs(crop, self.clipped, played.before)[place].mean())
-        self.waiting = _WaitingRead(played, frame.t_s, list(self.recent_frames),
-                                    differed=differed, fallback=reading)
         return settled
 
     def _taking_back(self, crop: np.ndarray, hull: np.ndarray, changed: np.ndarray,
@@ -767,15 +738,6 @@ class PileWatcher(SameHandCards, CardsUnderHands):
         if inside[hull].mean() < MIN_CHANGED_IN_HULL:
             return None
         return hull
-
-    def _came_to_rest_at(self, crop: np.ndarray, hull: np.ndarray, now: float) -> float:
-        """When the new card at `hull` came to rest: each of its pixels that differ from the
-        pile before it, by when it has looked as now (`vision.pile_timing`); a card no pixel
-        of which differs yet (clipped) by the walk back over the patch."""
-        changed = hull & self._differs(crop, self.clipped)
-        if not changed.any():
-            return self._rest_time(crop, hull, now)
-        return settled_since(self.history, crop, changed, now)
 
     def _rest_time(self, crop: np.ndarray, hull: np.ndarray, now: float) -> float:
         rest = now
