@@ -13,7 +13,7 @@ import pytest
 
 from evaluation.multi_card_plays import CASES, case_scenario
 from vision.card_readers import TruthReader
-from vision.pile_fan import READ_PAD, CardRect, fan_region, split_fan
+from vision.pile_fan import READ_PAD, CardRect, _takes_depth, fan_region, split_fan
 from vision.pile_watcher import READ_PAD_CARDS
 
 from table_helpers import of_kind, watch
@@ -75,6 +75,13 @@ def test_the_truth_reader_reads_a_card_under_the_top_one_by_its_depth():
     crop = np.zeros((8, 8, 3), np.uint8)
     assert [read(crop, 3.0, depth=d).card for d in range(3)] == ["g_5", "r_5", "r_3"]
     assert read(crop, 3.0, depth=3) is None  # nothing that deep: a wrong split reads nothing
+
+
+def test_a_reader_that_knows_no_depth_reads_the_crop_alone():
+    def plain(crop, t_s):
+        return None
+
+    assert _takes_depth(TruthReader([])) and not _takes_depth(plain)
 
 
 def test_the_fan_reads_its_cards_with_the_watchers_margin():

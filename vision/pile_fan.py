@@ -28,6 +28,7 @@ hand's or a sleeve's colour made phantoms (vision/TABLE.md).
 
 from __future__ import annotations
 
+import inspect
 import math
 from dataclasses import dataclass, field
 
@@ -470,7 +471,10 @@ class FanCards:
         h = max(8, round(long_px * 2 / 3 * (1 + 2 * READ_PAD)))
         turn = cv2.getRotationMatrix2D(centre, under.rect.angle_deg, 1.0)
         turn[:, 2] += (w / 2 - centre[0], h / 2 - centre[1])
-        return self.read_card(frame.patch(turn, (w, h)), frame.t_s, depth=under.depth)
+        view = frame.patch(turn, (w, h))
+        if not _takes_depth(self.read_card):
+            return self.read_card(view, frame.t_s)  # a reader of the crop alone
+        return self.read_card(view, frame.t_s, depth=under.depth)
 
     def _fan_events(self, waiting) -> list:
         """The cards under the waiting top card, bottom first, each its own play."""
@@ -488,6 +492,15 @@ class FanCards:
                                      seat=played.seat, confidence=round(reading.confidence, 3),
                                      alternatives=alternatives))
         return events
+
+
+def _takes_depth(reader) -> bool:
+    """Does the card reader take `depth=` (the ground-truth and the recogniser's do)?"""
+    try:
+        parameters = inspect.signature(reader).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.name == "depth" or p.kind is p.VAR_KEYWORD for p in parameters)
 
 
 READ_PAD = 0.15
