@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import inspect
 import math
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -478,12 +479,10 @@ class FanCards:
 
     def _fan_events(self, waiting) -> list:
         """The cards under the waiting top card, bottom first, each its own play."""
-        from vision.pile_watcher import vote_readings  # here: the watcher imports this module
-
         played = waiting.played
         events = []
         for under in waiting.under:
-            reading = vote_readings(under.readings)
+            reading = _vote(under.readings)
             if reading is None:
                 continue
             t = played.t_s - under.depth * FAN_STEP_S
@@ -492,6 +491,18 @@ class FanCards:
                                      seat=played.seat, confidence=round(reading.confidence, 3),
                                      alternatives=alternatives))
         return events
+
+
+def _vote(readings: list):
+    """The card most readings agree on, its confidence discounted by the disagreement (as
+    the pile watcher's `vote_readings` does; this module cannot import it: the watcher imports
+    it)."""
+    if not readings:
+        return None
+    card, _ = Counter(r.card for r in readings).most_common(1)[0]
+    chosen = [r for r in readings if r.card == card]
+    confidence = float(np.mean([r.confidence for r in chosen])) * len(chosen) / len(readings)
+    return replace(chosen[0], confidence=confidence)
 
 
 def _takes_depth(reader) -> bool:
