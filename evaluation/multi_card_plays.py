@@ -136,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
             found, true = watch_case(name, seed, size, args.cache)
             score = score_play(found, true)
             case.add(score)
-            if args.verbose and not score.plays_right:
+            if args.verbose and (not score.plays_right or score.phantom):
                 print(f"  seed {seed}: found {[(f['t'], f['card'], f['seat']) for f in found]}"
                       f" true {[(t['t'], t['card'], t['seat']) for t in true]}")
         total.add(case)

@@ -58,7 +58,8 @@ def recogniser_reader(min_confidence: float = 0.1):
         # a weak guess (which the referee does not rule on) beats no card at all.
         return CardReading(labels[order[0]], float(probs[order[0]]), labels[order[1]])
 
-    def read(crop: np.ndarray, t_s: float) -> CardReading | None:
+    def read(crop: np.ndarray, t_s: float, depth: int = 0) -> CardReading | None:
+        # `depth` (a card of a fan under its top card) changes nothing: the crop is its place.
         h, w = crop.shape[:2]
         patch = read_patch(crop)
         if patch.confidence >= SURE_PATCH:
@@ -102,7 +103,7 @@ class TruthReader:
 
     def __init__(self, events: Iterable[dict]) -> None:
         self.times: list[float] = []
-        self.tops: list[str | None] = []
+        self.stacks: list[tuple[str, ...]] = []  # the pile, bottom first
         stack: list[str] = []
         for event in events:
             if event["kind"] == "card":
@@ -112,10 +113,12 @@ class TruthReader:
             else:
                 continue
             self.times.append(float(event["t"]))
-            self.tops.append(stack[-1] if stack else None)
+            self.stacks.append(tuple(stack))
 
-    def __call__(self, crop: np.ndarray, t_s: float) -> CardReading | None:
+    def __call__(self, crop: np.ndarray, t_s: float, depth: int = 0) -> CardReading | None:
+        """The card on top at `t_s`, or `depth` cards under it (a card of a fan the watcher
+        split, read from its own place: a wrong split reads a wrong card)."""
         index = bisect_right(self.times, t_s + 1e-6) - 1
-        if index < 0 or self.tops[index] is None:
+        if index < 0 or len(self.stacks[index]) <= depth:
             return None
-        return CardReading(self.tops[index], 1.0, None)
+        return CardReading(self.stacks[index][-1 - depth], 1.0, None)

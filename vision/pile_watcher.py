@@ -49,6 +49,7 @@ from referee.events import CardPlayed, CardRemoved, Event
 from referee.rules import RuleSet
 from vision.arms import Arm, robust_level
 from vision.frames import Frame
+from vision.pile_fan import FanCards, UnderCard
 from vision.pile_same_hand import ADJUST_WINDOW_S, SEAT_WINDOW_S, SameHandCards
 from vision.pile_shapes import (
     CHANGE_L1,
@@ -78,7 +79,9 @@ class CardReading:
 
 CardReader = Callable[[np.ndarray, float], CardReading | None]
 """Reads the card in a BGR crop taken at session time `t_s` (seconds). The time is there so
-a ground-truth reader can stand in for the recogniser in tests and evaluations."""
+a ground-truth reader can stand in for the recogniser in tests and evaluations. A card of a
+fan under its top card (`vision.pile_fan`) is read from its own place with `depth=` how many
+cards lie over it, which only a ground-truth reader, knowing the pile's order, uses."""
 
 MOTION_L1 = 36.0
 """A pixel moved when its colour (sum of |ΔB|+|ΔG|+|ΔR| after brightness normalisation, 0-765)
@@ -270,6 +273,7 @@ class _WaitingRead:
     fallback: CardReading | None = None  # `frames` read, once asked for before it settles
     differed: float = 1.0  # the fraction of its patch that differed from the pile before it
     stayed: list[float] = field(default_factory=list)  # ... still differs, per clean frame
+    under: list[UnderCard] = field(default_factory=list)  # the cards under it, if a fan's top
 
     def landed(self) -> bool:
         """Did this change come as a card comes: brought by an arm that was seen, and still
@@ -279,7 +283,7 @@ class _WaitingRead:
 
 
 @dataclass
-class PileWatcher(SameHandCards):
+class PileWatcher(SameHandCards, FanCards):
     """Watches the pile region `region_px` = (x0, y0, x1, y1) of the analysis frame."""
 
     region_px: tuple[int, int, int, int]
@@ -453,6 +457,8 @@ class PileWatcher(SameHandCards):
                 youngest = int(self.still_frames[resting].min())
                 hull = self._card_patch(
                     resting & (self.still_frames <= youngest + TOGETHER_FRAMES))
+            if hull is None:
+                hull = self._fan_patch(crop, resting)  # cards put down at once (pile_fan.py)
         if hull is None or \
                 (self.still_frames[hull] < MOVED_LATELY_FRAMES).mean() > MAX_MOVING_IN_CARD:
             return []
@@ -542,6 +548,7 @@ class PileWatcher(SameHandCards):
         if self.moving is None or self.moving[places[0]].mean() > MAX_MOVING_IN_CARD:
             return []
         waiting.last_read_t = frame.t_s
+        self._look_at_fan(waiting, frame)  # is it a fan's top card (`vision.pile_fan`)?
         readings = [r for r in (self._read(place, [frame]) for place in places) if r is not None]
         sure = [r for r in readings if r.confidence >= self.read_sure]
         reading = sure[0] if sure else max(readings, key=lambda r: r.confidence, default=None)
@@ -679,7 +686,8 @@ class PileWatcher(SameHandCards):
         # A seat every frame agreed on is written as sure (no field): the log stays as it was.
         share = played.seat_share
         seat_confidence = None if share is None or share >= 1.0 else round(share, 2)
-        return [CardPlayed(round(played.t_s, 4), card=Card.parse(reading.card), seat=played.seat,
+        return [*self._fan_events(waiting),
+                CardPlayed(round(played.t_s, 4), card=Card.parse(reading.card), seat=played.seat,
                            confidence=round(reading.confidence, 3), alternatives=alternatives,
                            seat_confidence=seat_confidence)]
 
@@ -710,11 +718,13 @@ class PileWatcher(SameHandCards):
     def _adopt(self, crop: np.ndarray, mask: np.ndarray) -> None:
         self.reference = np.where(grown(mask, 1)[..., None], crop, self.reference)
 
-    def _card_patch(self, still_changed: np.ndarray) -> np.ndarray | None:
+    def _card_patch(self, still_changed: np.ndarray, area_range: tuple = CARD_AREA_RANGE,
+                    aspect_range: tuple = CARD_ASPECT_RANGE) -> np.ndarray | None:
         """The convex hull (bool mask) of the still, changed pixels that do not belong to
-        something reaching in from the region's edge, when it is card-shaped; else None."""
+        something reaching in from the region's edge, when it is card-shaped (or as big and
+        as long as `area_range` and `aspect_range` say); else None."""
         mask = still_changed.astype(np.uint8)
-        if mask.sum() < MIN_CHANGED_IN_HULL * CARD_AREA_RANGE[0] * self.card_area:
+        if mask.sum() < MIN_CHANGED_IN_HULL * area_range[0] * self.card_area:
             return None
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         touching = np.unique(labels[self.edge & (labels > 0)])
@@ -726,11 +736,11 @@ class PileWatcher(SameHandCards):
             return None
         hull_pts = cv2.convexHull(points)
         area = cv2.contourArea(hull_pts)
-        if not CARD_AREA_RANGE[0] * self.card_area <= area <= CARD_AREA_RANGE[1] * self.card_area:
+        if not area_range[0] * self.card_area <= area <= area_range[1] * self.card_area:
             return None
         (_, _), (rw, rh), _ = cv2.minAreaRect(hull_pts)
         aspect = max(rw, rh) / max(min(rw, rh), 1e-6)
-        if not CARD_ASPECT_RANGE[0] <= aspect <= CARD_ASPECT_RANGE[1]:
+        if not aspect_range[0] <= aspect <= aspect_range[1]:
             return None
         hull = np.zeros(self.shape, np.uint8)
         cv2.fillConvexPoly(hull, hull_pts, 1)
