@@ -2,19 +2,15 @@
 card moved, uncovered or still coming to rest, or the next card of a multi-card play (laid
 beside it, fanned, or squarely on it). A mixin of `vision.pile_watcher.PileWatcher`, whose
 state, history and reader it uses (it imports nothing of the watcher, so the two files make no
-import loop)."""
+import loop; both take `PlayedCard` from `vision.pile_cards`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
+from vision.pile_cards import PlayedCard
 from vision.pile_shapes import CHANGE_L1, card_colour, grown, iou, matches
 from vision.pixels import l1_distance
-
-if TYPE_CHECKING:
-    from vision.pile_watcher import PlayedCard
 
 ADJUST_WINDOW_S = 1.5
 """A reshaped patch over the last card within this many seconds, while the hand that placed

@@ -49,6 +49,7 @@ from referee.events import CardPlayed, CardRemoved, Event
 from referee.rules import RuleSet
 from vision.arms import Arm, robust_level
 from vision.frames import Frame
+from vision.pile_cards import PlayedCard
 from vision.pile_fan import FanCards, UnderCard
 from vision.pile_same_hand import ADJUST_WINDOW_S, SEAT_WINDOW_S, SameHandCards
 from vision.pile_shapes import (
@@ -242,18 +243,6 @@ READ_MIN_CARDS = 1.3
 """... and, unless the patch is one card's size, at least this many cards' size (long side
 along the patch's long side): a card that landed on a similar one differs from the pile only
 in places, so its patch may be a part of it, and the reader must see all of it."""
-
-
-@dataclass
-class PlayedCard:
-    card: str | None  # None while its reading waits for the hand to leave
-    seat: int | None
-    t_s: float
-    hull: np.ndarray  # bool mask over the region
-    before: np.ndarray  # reference before it came
-    seat_share: float | None = None  # of the frames' votes, those that named `seat`
-    caught_up_t: float = float("inf")
-    """When the reference around it was caught up (a hand taken in with it is gone from it)."""
 
 
 @dataclass
