@@ -556,15 +556,15 @@ def render_footage(scenario: Scenario, out: str | Path, size: tuple[int, int] = 
         video = container.add_stream("libx264", rate=fps)
         video.width, video.height, video.pix_fmt = w, h, "yuv420p"
         video.time_base = Fraction(1, fps)
+        # x264's macroblock tree came out differently from run to run: under the webcam's
+        # bitrate cap the first encode in a process differed from the later ones (the tilted
+        # clip's tests passed and failed on identical runs), and at constant quality two renders
+        # of one game, late in a full test run, were other files now and then (1 Dec, night).
+        # Without it every render of a game is the same file; real-time encoders do without it.
         quality = {"crf": str(crf)} if look is None else {
             "b": f"{look.bitrate_kbps}k", "maxrate": f"{look.bitrate_kbps}k",
-            "bufsize": f"{2 * look.bitrate_kbps}k",
-            # x264's macroblock tree under a bitrate cap came out differently from run to run
-            # (the first encode in a process differed from the later ones, and one render of the
-            # tilted clip from another: its tests passed and failed on identical runs); without
-            # it every render of a game is the same file. Real-time webcam encoders do without
-            # it too.
-            "x264-params": "mbtree=0"}
+            "bufsize": f"{2 * look.bitrate_kbps}k"}
+        quality["x264-params"] = "mbtree=0"
         video.options = {**quality, "preset": "veryfast", "g": str(2 * fps), "threads": "1"}
         audio = None
         if sound:
