@@ -1,8 +1,10 @@
-"""A card the pile watcher confirmed: kept apart so that the watcher and its mixins
-(`vision.pile_same_hand`, `vision.pile_fan`) can all name it without importing each other."""
+"""A card the pile watcher confirmed, the readings of cards and how sure an unseen one must
+read: kept apart so that the watcher and its mixins (`vision.pile_same_hand`,
+`vision.pile_fan`) can all use them without importing each other."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,3 +22,30 @@ class PlayedCard:
     seat_share: float | None = None  # of the frames' votes, those that named `seat`
     caught_up_t: float = float("inf")
     """When the reference around it was caught up (a hand taken in with it is gone from it)."""
+
+
+@dataclass(frozen=True)
+class CardReading:
+    card: str
+    confidence: float
+    runner_up: str | None = None
+
+
+UNSEEN_READ_SURE = 0.8
+"""A change no arm was seen bringing (seat None) is a play only when it reads at least this
+sure: a card comes in a hand, and an arm the table's colour, not seen, lays a card that reads
+as sure as any (rendered webcam games 301-306: the five such real cards read 0.998-1.0),
+while a lamp's exposure step with a glare drifting towards the pile made two unnamed changes
+that read 0.55 and 0.57 (game 306, 54.9 and 56.2 s)."""
+
+
+def vote_readings(readings: list[CardReading]) -> CardReading | None:
+    """The card most readings agree on; its confidence discounted by the disagreement."""
+    if not readings:
+        return None
+    card, _ = Counter(r.card for r in readings).most_common(1)[0]
+    chosen = [r for r in readings if r.card == card]
+    confidence = float(np.mean([r.confidence for r in chosen])) * len(chosen) / len(readings)
+    others = [r.card for r in readings if r.card != card]
+    runner_up = others[0] if others else chosen[0].runner_up
+    return CardReading(card, confidence, runner_up)

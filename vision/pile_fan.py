@@ -30,15 +30,15 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from referee.cards import Card
 from referee.events import CardPlayed
-from vision.pile_shapes import CHANGE_L1, grown
+from vision.pile_cards import UNSEEN_READ_SURE, vote_readings
+from vision.pile_shapes import CHANGE_L1, grown, matches
 from vision.pixels import l1_distance
 
 FAN_MIN_CARDS_AREA = 1.12
@@ -88,10 +88,6 @@ card's weakest side (a strip's end is a card's edge; the end of a blotch is not)
 
 LEFT_OVER_CARDS = 0.1
 """The fan is explained when fewer changed pixels than this many card areas are left."""
-
-UNDER_READ_SURE = 0.8
-"""How surely a card under the top one, seen only as a strip, must read to be a play (the pile
-watcher's UNSEEN_READ_SURE; not imported: the watcher imports this module)."""
 
 MIN_SHARPNESS = 0.64
 """A fan is split only where the top card's outline shows this sharp (`outline_sharpness`):
@@ -435,11 +431,9 @@ class FanCards:
         FAN_LEAD_S before this one came to rest?"""
         earlier = [p.t_s for p in self.played if p.t_s < rest_t]
         since = max(earlier) if earlier else -np.inf
-        now = self.previous[strip]
         for t, past in self.history:
             if since <= t <= rest_t - FAN_LEAD_S and \
-                    (np.abs(past[strip] - now).sum(axis=1) <= CHANGE_L1).mean() >= \
-                    OLD_STRIP_MATCH:
+                    matches(past, self.previous, strip, OLD_STRIP_MATCH):
                 return True
         return False
 
@@ -452,9 +446,7 @@ class FanCards:
         confirmed = [past for t, past in self.history if t >= played.t_s]
         if not confirmed or not place.any():
             return False
-        now = self.previous[place]
-        return bool((np.abs(confirmed[0][place] - now).sum(axis=1) <= CHANGE_L1).mean()
-                    >= REST_SHOWN)
+        return matches(confirmed[0], self.previous, place, REST_SHOWN)
 
     def _a_card_before(self, rect: CardRect, played) -> bool:
         """Is `rect` the place of a card the same hand laid shortly before this one (most of
@@ -487,11 +479,11 @@ class FanCards:
         played = waiting.played
         events = []
         for under in waiting.under:
-            reading = _vote(under.readings)
+            reading = vote_readings(under.readings)
             # Only its strip was seen: like a change no arm was seen bringing, it must read
             # surely to be a play (webcam games 321-326: the four single cards split by
             # mistake read 0.0-0.58).
-            if reading is None or reading.confidence < max(self.read_sure, UNDER_READ_SURE):
+            if reading is None or reading.confidence < max(self.read_sure, UNSEEN_READ_SURE):
                 continue
             t = played.t_s - under.depth * FAN_STEP_S
             alternatives = (reading.runner_up,) if reading.runner_up else ()
@@ -499,18 +491,6 @@ class FanCards:
                                      seat=played.seat, confidence=round(reading.confidence, 3),
                                      alternatives=alternatives))
         return events
-
-
-def _vote(readings: list):
-    """The card most readings agree on, its confidence discounted by the disagreement (as
-    the pile watcher's `vote_readings` does; this module cannot import it: the watcher imports
-    it)."""
-    if not readings:
-        return None
-    card, _ = Counter(r.card for r in readings).most_common(1)[0]
-    chosen = [r for r in readings if r.card == card]
-    confidence = float(np.mean([r.confidence for r in chosen])) * len(chosen) / len(readings)
-    return replace(chosen[0], confidence=confidence)
 
 
 def _takes_depth(reader) -> bool:

@@ -36,7 +36,7 @@ after the last one by the same hand, is that hand's.
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
@@ -49,7 +49,7 @@ from referee.events import CardPlayed, CardRemoved, Event
 from referee.rules import RuleSet
 from vision.arms import Arm, robust_level
 from vision.frames import Frame
-from vision.pile_cards import PlayedCard
+from vision.pile_cards import UNSEEN_READ_SURE, CardReading, PlayedCard, vote_readings
 from vision.pile_fan import FanCards, UnderCard
 from vision.pile_same_hand import ADJUST_WINDOW_S, SEAT_WINDOW_S, SameHandCards
 from vision.pile_shapes import (
@@ -69,13 +69,6 @@ class PileState(Enum):
     HAND = "hand over the pile"
     SETTLING = "settling"
     CHANGED = "changed"
-
-
-@dataclass(frozen=True)
-class CardReading:
-    card: str
-    confidence: float
-    runner_up: str | None = None
 
 
 CardReader = Callable[[np.ndarray, float], CardReading | None]
@@ -222,13 +215,6 @@ goes with the hand is no card: the still middle of a plain sleeve lying across t
 ends moving, its middle unchanged from frame to frame) is card-shaped under a reach for a draw
 pile, and then the pile shows as before (rendered webcam game 304 of the family's first
 version, 3.0 s: 0.0; on its games 301-306 every real card kept at least 0.46)."""
-
-UNSEEN_READ_SURE = 0.8
-"""A change no arm was seen bringing (seat None) is a play only when it reads at least this
-sure: a card comes in a hand, and an arm the table's colour, not seen, lays a card that reads
-as sure as any (rendered webcam games 301-306: the five such real cards read 0.998-1.0),
-while a lamp's exposure step with a glare drifting towards the pile made two unnamed changes
-that read 0.55 and 0.57 (game 306, 54.9 and 56.2 s)."""
 
 REMAINDER_READ_SURE = 0.2
 """A card that reads less sure than this, laid by the seat that laid the last card within
@@ -813,18 +799,6 @@ def _bar(played: PlayedCard, sure: float) -> float:
     """How sure the reading of a change must be to make it a play whatever else is known of
     it: the game's bar `sure`, or UNSEEN_READ_SURE when no arm was seen bringing it."""
     return sure if played.seat is not None else max(sure, UNSEEN_READ_SURE)
-
-
-def vote_readings(readings: list[CardReading]) -> CardReading | None:
-    """The card most readings agree on; its confidence discounted by the disagreement."""
-    if not readings:
-        return None
-    card, _ = Counter(r.card for r in readings).most_common(1)[0]
-    chosen = [r for r in readings if r.card == card]
-    confidence = float(np.mean([r.confidence for r in chosen])) * len(chosen) / len(readings)
-    others = [r.card for r in readings if r.card != card]
-    runner_up = others[0] if others else chosen[0].runner_up
-    return CardReading(card, confidence, runner_up)
 
 
 def _card_view(frame: Frame, centre: tuple[float, float], size: tuple[float, float],
