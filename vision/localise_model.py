@@ -58,6 +58,8 @@ only its single close-ups are larger). A card of the closer look is used only up
 height: within what the model learnt tables from."""
 
 SAME_CARD_IOU = 0.5
+"""Two looks' boxes with at least this IoU are one card; a closer look's box with at least
+this share of it inside a first look's box is a part of that card."""
 
 CLASSICAL_GATE = 0.5
 """A classical locator's quad is added (`uno_face_quads`) when the localiser's mean UNO-face
