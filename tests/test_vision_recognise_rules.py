@@ -28,6 +28,16 @@ def test_the_top_and_bottom_parts_of_one_card_read_alike_are_one_reading_of_the_
     assert np.array_equal(joined[0][3], WHOLE)
 
 
+def test_a_reading_joined_from_two_parts_keeps_the_worse_fit_of_its_parts():
+    # The fifth field, how well the outline read fits a card in the localiser's map: a join
+    # claims both parts are one card, so it is only as well backed as its weaker part (the
+    # quad around two cards side by side fits them well, though neither part fits one card).
+    readings = [(0.99, 7, 3, TOP, 0.8), (0.95, 7, 3, BOTTOM, 0.3), (0.5, 9, 7, WHOLE, 0.9)]
+    joined = _join_parts(readings, [WHOLE, TOP, BOTTOM])
+    assert [(r[0], r[1], r[4]) for r in joined] == [(0.99, 7, 0.3), (0.5, 9, 0.9)]
+    assert np.array_equal(joined[0][3], WHOLE)
+
+
 def test_parts_are_not_joined_into_a_card_that_reads_as_another_card():
     # The two small cards in a draw two's picture, each read as a 4, inside the card read
     # (as surely) as the draw two it is: they are pieces of its picture, not its parts.

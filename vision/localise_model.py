@@ -14,6 +14,7 @@ locator's. onnxruntime only; no torch.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -49,7 +50,10 @@ SECOND_LOOK = 1.5
 """The localiser looks at each image twice: at its working width and at SECOND_LOOK times it.
 Cards a few dozen pixels high at the working size (a whole table from above) come out of the
 closer look with more of them found and tighter boxes; close-ups would be larger there than
-any card the model was trained on, so they are taken from the working size."""
+any card the model was trained on, so they are taken from the working size. `bruno identify`
+reads the closer look's boxes of those larger cards too, beside the first look's
+(`uno_face_outlines`): on a card held up in front of a room, the first look's box can take in
+the hand and the room."""
 
 TRAINED_CARD_HEIGHT = 110
 """The tallest card (pixels, long side, at the size the model looks at) of the training
@@ -62,7 +66,7 @@ SAME_CARD_IOU = 0.5
 this share of it inside a first look's box is a part of that card."""
 
 CLASSICAL_GATE = 0.5
-"""A classical locator's quad is added (`uno_face_quads`) when the localiser's mean UNO-face
+"""A classical locator's quad is added (`uno_face_outlines`) when the localiser's mean UNO-face
 probability over it is at least this."""
 
 
@@ -87,6 +91,18 @@ class LocatedCard:
     area: float
     kind: str
     confidence: float
+
+
+@dataclass(frozen=True)
+class Looks:
+    """What `CardLocaliser.looks` saw: `cards` (both looks merged, largest first), `probs` and
+    `scale` (the class probabilities [4, h, w] at the working size, and that size / the
+    image's), `larger` (the closer look's cards taller than TRAINED_CARD_HEIGHT there)."""
+
+    cards: list[LocatedCard]
+    probs: np.ndarray
+    scale: float
+    larger: list[LocatedCard]
 
 
 class CardLocaliser:
@@ -160,12 +176,19 @@ class CardLocaliser:
     def analyse(self, image: np.ndarray) -> tuple[list[LocatedCard], np.ndarray, float]:
         """(the cards found in both looks, largest first; the class probabilities [4, h, w] at
         the working size; the working scale)."""
+        looks = self.looks(image)
+        return looks.cards, looks.probs, looks.scale
+
+    def looks(self, image: np.ndarray) -> Looks:
+        """Both looks at `image`: the cards found (`analyse`), and the closer look's cards
+        taller there than TRAINED_CARD_HEIGHT, which `analyse` leaves out."""
         cards, probs, scale = self._look(image, self.working_width)
         closer, _, closer_scale = self._look(image, round(self.working_width * SECOND_LOOK))
         trained = [c for c in closer if _long_side(c.quad) * closer_scale <= TRAINED_CARD_HEIGHT]
         found = _merge_looks(cards, trained)
         found.sort(key=lambda c: -c.area)
-        return found, probs, scale
+        larger = [c for c in closer if _long_side(c.quad) * closer_scale > TRAINED_CARD_HEIGHT]
+        return Looks(found, probs, scale, larger)
 
     def _look(self, image: np.ndarray, width: int
               ) -> tuple[list[LocatedCard], np.ndarray, float]:
@@ -239,20 +262,48 @@ def _mean_inside(prob: np.ndarray, quad: np.ndarray) -> float:
     return float(prob[inside].mean()) if inside.any() else 0.0
 
 
-def uno_face_quads(image: np.ndarray, localiser: CardLocaliser,
-                   classical: list[np.ndarray] | None = None) -> list[np.ndarray]:
-    """The quads of the UNO faces the localiser found (4x2 image pixels, largest first); then,
-    when `classical` quads are given (`vision.locate`'s), those the localiser's own map says
-    mostly show an UNO face (mean `uno_face` probability >= CLASSICAL_GATE). Both outlines of
-    one card go on to the classifier; `vision.recognise` keeps the surer reading (a contour
-    that follows the card's printed border is often tighter than the localiser's box, and the
-    classifier was trained on such crops), while the gate keeps the classical quads off
-    French cards, chips and table patterns the localiser knows are no UNO face."""
-    cards, probs, scale = localiser.analyse(image)
-    quads = [c.quad for c in cards if c.kind == "uno_face"]
+def outline_fit(face: np.ndarray, quad: np.ndarray) -> float:
+    """How well `quad` (4x2, at the size of `face`) outlines a card in the localiser's UNO-face
+    probability map `face`: the mean probability inside the quad less the mean in the ring
+    between it and the quad grown REGION_SLACK times about its centre. A card's own outline
+    has card inside and table or hand just outside (near 1 where the map is sharp); a part of
+    a card (its picture, its digit) has card on both sides of its edge, and a quad over part
+    of a card and part of the room has neither (both near 0)."""
+    q = np.float32(quad)
+    centre = q.mean(axis=0)
+    inner = np.zeros(face.shape, np.uint8)
+    outer = np.zeros(face.shape, np.uint8)
+    cv2.fillPoly(inner, [np.int32(np.round(q))], 1)
+    cv2.fillPoly(outer, [np.int32(np.round(centre + (q - centre) * REGION_SLACK))], 1)
+    inside, ring = inner > 0, (outer > 0) & (inner == 0)
+    if not inside.any():
+        return 0.0
+    return float(face[inside].mean()) - (float(face[ring].mean()) if ring.any() else 0.0)
+
+
+def uno_face_outlines(image: np.ndarray, localiser: CardLocaliser,
+                      classical: list[np.ndarray] | None = None
+                      ) -> tuple[list[np.ndarray], Callable[[np.ndarray], float]]:
+    """(the quads of the UNO faces to read, 4x2 image pixels; `fit(quad)`, the `outline_fit`
+    of any quad in image pixels on the working size's map).
+
+    The quads: the UNO faces the localiser found, largest first; the closer look's UNO faces
+    taller than TRAINED_CARD_HEIGHT there (a card held up close, whose box at the working
+    size can take in the hand and the room: a second outline of the same card, read beside
+    the first); then, when `classical` quads are given (`vision.locate`'s), those the
+    localiser's own map says mostly show an UNO face (mean `uno_face` probability >=
+    CLASSICAL_GATE). All outlines of one card go on to the classifier, and `vision.recognise`
+    keeps one reading per card, weighing each reading's confidence by its outline's fit (a
+    contour that follows the card's printed border is often tighter than the localiser's
+    box, and the classifier was trained on such crops), while the gate keeps the classical
+    quads off French cards, chips and table patterns the localiser knows are no UNO face."""
+    looks = localiser.looks(image)
+    face, scale = looks.probs[1], looks.scale
+    quads = [c.quad for c in looks.cards if c.kind == "uno_face"]
+    quads += [c.quad for c in looks.larger if c.kind == "uno_face"]
     if classical:
-        quads += [q for q in classical if _mean_inside(probs[1], q * scale) >= CLASSICAL_GATE]
-    return quads
+        quads += [q for q in classical if _mean_inside(face, q * scale) >= CLASSICAL_GATE]
+    return quads, lambda quad: outline_fit(face, np.float32(quad) * scale)
 
 
 @lru_cache(maxsize=4)

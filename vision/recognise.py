@@ -22,7 +22,7 @@ from vision.localise_model import (
     LOCALISER_PATH,
     CardLocaliser,
     default_localiser,
-    uno_face_quads,
+    uno_face_outlines,
 )
 from vision.locate import locate, quad_aspect
 from vision.rectify import order_quad, rectify
@@ -114,7 +114,7 @@ def quad_contains(quad: np.ndarray, point) -> bool:
 LOCATORS = ("classical", "learned", "learned+classical")
 """Where `recognise` looks for cards: `vision.locate`'s border contours; the learned
 localiser's UNO faces (`vision.localise_model`); or those and the classical quads the
-localiser's map backs (`uno_face_quads`)."""
+localiser's map backs (`uno_face_outlines`)."""
 
 
 IDENTIFY_LOCATOR = "learned+classical"
@@ -132,16 +132,24 @@ def located_quads(image: np.ndarray, locator: str = "classical",
     """The located quads `recognise` reads (ordered, 4x2 image pixels) from `locator` (one of
     LOCATORS; `localiser` defaults to the shipped model), less those mostly outside the image
     (`MIN_INSIDE`)."""
+    return _located(image, locator, localiser)[0]
+
+
+def _located(image: np.ndarray, locator: str, localiser: CardLocaliser | None
+             ) -> tuple[list[np.ndarray], Callable[[np.ndarray], float] | None]:
+    """(`located_quads`, and for the learned locators how well a quad outlines a card in the
+    localiser's map, `vision.localise_model.outline_fit`; None for the classical one)."""
     h, w = image.shape[:2]
+    fit = None
     if locator == "classical":
         quads = [c.quad for c in locate(image)]
     elif locator in LOCATORS:
         classical = [c.quad for c in locate(image)] if locator == "learned+classical" else None
-        quads = uno_face_quads(image, localiser or default_localiser(), classical)
+        quads, fit = uno_face_outlines(image, localiser or default_localiser(), classical)
     else:
         raise ValueError(f"locator {locator!r} is not one of {LOCATORS}")
     quads = [order_quad(q) for q in quads]
-    return [q for q in quads if _inside_fraction(q, w, h) >= MIN_INSIDE]
+    return [q for q in quads if _inside_fraction(q, w, h) >= MIN_INSIDE], fit
 
 
 def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
@@ -158,7 +166,7 @@ def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
     if image is None or image.ndim != 3 or image.shape[2] != 3:
         raise ValueError("recognise() needs a BGR colour image (H x W x 3 uint8)")
     clf = classifier or default_classifier()
-    quads = located_quads(image, locator, localiser)
+    quads, fit = _located(image, locator, localiser)
     if not quads:
         return []
     if accept_quad is not None:
@@ -184,7 +192,10 @@ def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
         card_p[top] = -1.0
         if not_card >= 0:
             card_p[not_card] = -1.0
-        readings.append((float(p[top]), top, int(np.argmax(card_p)), q))
+        # The fit of the outline read travels with its reading (a reading joined from two
+        # parts keeps its part's: the quad around two cards side by side fits them well).
+        readings.append((float(p[top]), top, int(np.argmax(card_p)), q,
+                         fit(q) if fit is not None else 1.0))
     readings.sort(key=lambda r: -r[0])
     def reads_as(quad: np.ndarray, token: int) -> bool:
         crop = rectify(image, quad, ordered=True)
@@ -200,9 +211,15 @@ def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
         ENCLOSING_AREA[0] * areas[i] < areas[j] < ENCLOSING_AREA[1] * areas[i]
         and o[0] >= ENCLOSING_CONFIDENCE * r[0]
         and quad_contains(o[3], r[3].mean(axis=0)) for j, o in enumerate(readings))]
+    if fit is not None:
+        # Of the outlines of one card (the localiser's boxes of both looks, the classical
+        # quads), the one kept is the surest reading weighed by how well its quad outlines a
+        # card in the localiser's map: a quad over part of a card and part of the hand behind
+        # it, or around the card's picture, can be read surely and wrongly.
+        readings.sort(key=lambda r: -r[0] * r[4])
     kept: list[CardSighting] = []
     kept_quads: list[np.ndarray] = []
-    for conf, top, second, q in readings:
+    for conf, top, second, q, *_ in readings:
         c = q.mean(axis=0)
         # One card, one reading: a quad overlapping a surer one is the same card (or a card
         # under it in a pile, of which only edges show).
@@ -214,6 +231,7 @@ def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
             quad=tuple((float(x), float(y)) for x, y in q),  # type: ignore[arg-type]
             center=(float(c[0]), float(c[1])),
         ))
+    kept.sort(key=lambda s: -s.confidence)
     return _card_sized(kept)
 
 
@@ -235,15 +253,21 @@ def _inside_fraction(quad: np.ndarray, width: int, height: int) -> float:
     return float(inside) / area
 
 
-def _join_parts(readings: list[tuple[float, int, int, np.ndarray]], quads: list[np.ndarray],
+Reading = tuple
+"""(confidence, token index, runner-up index, quad[, outline fit]): a located quad read. The
+fit (`vision.localise_model.outline_fit`, 1 for the classical locator) weighs the reading when
+one card's outlines compete (`recognise`)."""
+
+
+def _join_parts(readings: list[Reading], quads: list[np.ndarray],
                 reads_as: Callable[[np.ndarray, int], bool] | None = None
-                ) -> list[tuple[float, int, int, np.ndarray]]:
+                ) -> list[Reading]:
     """Two readings of the same card that are parts of one located card-shaped quad are that
     one card (the sunburst design's white disc cuts a card's coloured body into a top and a
     bottom part, each card-shaped enough to be read, and each was counted as a card, while the
     whole card's outline, read with the disc across its middle, was often less sure). The
-    joined reading has the whole quad and the surer part's confidence. Readings are
-    (confidence, token index, runner-up index, quad), most confident first.
+    joined reading has the whole quad, the surer part's confidence and the worse part's fit.
+    Readings (`Reading`), most confident first.
 
     When no located quad holds both (a white card on a pale cloth shows no outline), the
     smallest rectangle around the two parts stands for the card, if it is card-shaped, at most
@@ -261,7 +285,7 @@ def _join_parts(readings: list[tuple[float, int, int, np.ndarray]], quads: list[
     joined = list(readings)
     i = 0
     while i < len(joined):
-        conf, top, second, q = joined[i]
+        conf, top, second, q, *rest = joined[i]
         for j in range(i + 1, len(joined)):
             other = joined[j]
             if other[1] != top:
@@ -284,7 +308,10 @@ def _join_parts(readings: list[tuple[float, int, int, np.ndarray]], quads: list[
                 if enclosing is not None and not reads_as(enclosing, top):
                     enclosing = None
             if enclosing is not None:
-                joined[i] = (conf, top, second, enclosing)
+                # A joined reading's outline fit (`recognise`'s fifth field) is its worse
+                # part's: the join says both parts are one card, as sure as its weaker part.
+                weaker = [min(rest[0], other[4])] if rest else []
+                joined[i] = (conf, top, second, enclosing, *weaker)
                 del joined[j]
                 break
         else:
@@ -305,7 +332,7 @@ def _around_parts(a: np.ndarray, b: np.ndarray, part_areas: tuple[float, float]
 
 
 def _whole_over_parts(readings: list[tuple[float, int, int, np.ndarray]]
-                      ) -> list[tuple[float, int, int, np.ndarray]]:
+                      ) -> list[Reading]:
     """A whole card read over its top and bottom parts read apart gives the reading, whatever
     the parts read. A sunburst card's top part holds the corner index and the rim of the disc,
     and was read as a 2 (y_4 -> y_2) while the whole card and its bottom part were read right;
@@ -321,7 +348,7 @@ def _whole_over_parts(readings: list[tuple[float, int, int, np.ndarray]]
     Readings as in `_join_parts`, most confident first."""
     areas = [abs(cv2.contourArea(r[3])) for r in readings]
     dropped: set[int] = set()
-    for w, (conf, _, _, whole) in enumerate(readings):
+    for w, (conf, _, _, whole, *_) in enumerate(readings):
         if w in dropped or not CARD_ASPECT[0] <= quad_aspect(whole) <= CARD_ASPECT[1]:
             continue
         parts = [i for i, r in enumerate(readings)
