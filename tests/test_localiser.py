@@ -282,3 +282,20 @@ def test_of_two_outlines_of_one_card_the_better_fitting_ones_reading_is_kept():
                           localiser=localiser)
     assert [s.card for s in sightings] == ["r_1"]
     assert sightings[0].confidence == pytest.approx(0.9, abs=1e-6)
+
+
+def test_a_large_cards_square_box_gives_way_to_the_closer_looks_card_shaped_one():
+    """On a card held up in front of a room the first look's box can take in the hand and
+    come out square; the closer look's box of the same card, shaped like a card, is taken
+    instead, and the square one is kept as the card's other outline. A card-shaped first box
+    stays, and so does a box the closer look has no card for."""
+    from vision.localise_model import _card_shaped_box
+
+    square = _located((300, 300), 200, 0.9)
+    square = type(square)(_rect(200, 200, 400, 420), square.area, UNO_FACE, 0.9)
+    shaped = _located((300, 310), 200, 0.8)
+    kept = _located((800, 300), 200, 0.9)
+    kept_closer = type(kept)(_rect(700, 200, 900, 420), kept.area, UNO_FACE, 0.9)
+    chosen, others = _card_shaped_box([square, kept], [shaped, kept_closer])
+    assert chosen[0] is shaped and chosen[1] is kept
+    assert others[0] is square and others[1] is kept_closer

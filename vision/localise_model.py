@@ -23,6 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.locate import CARD_ASPECT, quad_aspect
+
 KINDS = ("uno_face", "uno_back", "playing_card")
 
 MIN_CORE_PIXELS = 6
@@ -97,12 +99,13 @@ class LocatedCard:
 class Looks:
     """What `CardLocaliser.looks` saw: `cards` (both looks merged, largest first), `probs` and
     `scale` (the class probabilities [4, h, w] at the working size, and that size / the
-    image's), `larger` (the closer look's cards taller than TRAINED_CARD_HEIGHT there)."""
+    image's), `others` (the cards taller than TRAINED_CARD_HEIGHT in the closer look: the box
+    of each from the look `cards` did not take it from)."""
 
     cards: list[LocatedCard]
     probs: np.ndarray
     scale: float
-    larger: list[LocatedCard]
+    others: list[LocatedCard]
 
 
 class CardLocaliser:
@@ -180,15 +183,16 @@ class CardLocaliser:
         return looks.cards, looks.probs, looks.scale
 
     def looks(self, image: np.ndarray) -> Looks:
-        """Both looks at `image`: the cards found (`analyse`), and the closer look's cards
-        taller there than TRAINED_CARD_HEIGHT, which `analyse` leaves out."""
+        """Both looks at `image`: the cards found (`analyse`), and the second box of each card
+        taller than TRAINED_CARD_HEIGHT in the closer look (`Looks.others`)."""
         cards, probs, scale = self._look(image, self.working_width)
         closer, _, closer_scale = self._look(image, round(self.working_width * SECOND_LOOK))
         trained = [c for c in closer if _long_side(c.quad) * closer_scale <= TRAINED_CARD_HEIGHT]
+        larger = [c for c in closer if _long_side(c.quad) * closer_scale > TRAINED_CARD_HEIGHT]
+        cards, others = _card_shaped_box(cards, larger)
         found = _merge_looks(cards, trained)
         found.sort(key=lambda c: -c.area)
-        larger = [c for c in closer if _long_side(c.quad) * closer_scale > TRAINED_CARD_HEIGHT]
-        return Looks(found, probs, scale, larger)
+        return Looks(found, probs, scale, others)
 
     def _look(self, image: np.ndarray, width: int
               ) -> tuple[list[LocatedCard], np.ndarray, float]:
@@ -247,6 +251,30 @@ def _merge_looks(first: list[LocatedCard], closer: list[LocatedCard]) -> list[Lo
     return merged
 
 
+def _card_shaped_box(first: list[LocatedCard], larger: list[LocatedCard]
+                     ) -> tuple[list[LocatedCard], list[LocatedCard]]:
+    """(the first look's cards, each large card's box the card-shaped one of its two looks; the
+    boxes of those cards not chosen). A card larger in the closer look than TRAINED_CARD_HEIGHT
+    keeps its first look's box, unless that box is not shaped like a card (`CARD_ASPECT`) and
+    the closer look's box of it (IoU >= SAME_CARD_IOU) is: the first look's box of a card held
+    up in front of a room can take in the hand and come out square."""
+    chosen, others = list(first), []
+    for card in larger:
+        ious = [_overlap(c.quad, card.quad)[0] for c in chosen]
+        best = int(np.argmax(ious)) if ious else -1
+        if best >= 0 and ious[best] >= SAME_CARD_IOU and not _card_shaped(chosen[best].quad) \
+                and _card_shaped(card.quad):
+            others.append(chosen[best])
+            chosen[best] = card
+        else:
+            others.append(card)
+    return chosen, others
+
+
+def _card_shaped(quad: np.ndarray) -> bool:
+    return CARD_ASPECT[0] <= quad_aspect(quad) <= CARD_ASPECT[1]
+
+
 def _grown_core_box(core_xy: np.ndarray, core_scale: float) -> np.ndarray:
     """The card's box from its core's pixels alone: their rotated rectangle grown back."""
     # Pixel centres span one pixel less than the core itself.
@@ -287,20 +315,21 @@ def uno_face_outlines(image: np.ndarray, localiser: CardLocaliser,
     """(the quads of the UNO faces to read, 4x2 image pixels; `fit(quad)`, the `outline_fit`
     of any quad in image pixels on the working size's map).
 
-    The quads: the UNO faces the localiser found, largest first; the closer look's UNO faces
-    taller than TRAINED_CARD_HEIGHT there (a card held up close, whose box at the working
-    size can take in the hand and the room: a second outline of the same card, read beside
-    the first); then, when `classical` quads are given (`vision.locate`'s), those the
-    localiser's own map says mostly show an UNO face (mean `uno_face` probability >=
-    CLASSICAL_GATE). All outlines of one card go on to the classifier, and `vision.recognise`
-    keeps one reading per card, weighing each reading's confidence by its outline's fit (a
-    contour that follows the card's printed border is often tighter than the localiser's
-    box, and the classifier was trained on such crops), while the gate keeps the classical
-    quads off French cards, chips and table patterns the localiser knows are no UNO face."""
+    The quads: the UNO faces the localiser found, largest first; the other look's box of each
+    card taller than TRAINED_CARD_HEIGHT in the closer look (`Looks.others`: a card held up
+    close, whose box at the working size can take in the hand and the room; a second outline
+    of the same card, read beside the first); then, when `classical` quads are given
+    (`vision.locate`'s), those the localiser's own map says mostly show an UNO face (mean
+    `uno_face` probability >= CLASSICAL_GATE). All outlines of one card go on to the
+    classifier, and `vision.recognise` keeps one reading per card, weighing each reading's
+    confidence by its outline's fit (a contour that follows the card's printed border is often
+    tighter than the localiser's box, and the classifier was trained on such crops), while the
+    gate keeps the classical quads off French cards, chips and table patterns the localiser
+    knows are no UNO face."""
     looks = localiser.looks(image)
     face, scale = looks.probs[1], looks.scale
     quads = [c.quad for c in looks.cards if c.kind == "uno_face"]
-    quads += [c.quad for c in looks.larger if c.kind == "uno_face"]
+    quads += [c.quad for c in looks.others if c.kind == "uno_face"]
     if classical:
         quads += [q for q in classical if _mean_inside(face, q * scale) >= CLASSICAL_GATE]
     return quads, lambda quad: outline_fit(face, np.float32(quad) * scale)

@@ -25,6 +25,11 @@ ASPECT_RANGE = (1.15, 2.1)
 """Long side / short side of a candidate. A card is 1.5; 40° of camera tilt stretches or
 squashes that by up to about 1.3x."""
 
+CARD_ASPECT = (1.3, 1.75)
+"""Long/short side of a quad shaped like a whole card (a card is 1.55; the rest is a few
+degrees of tilt), narrower than ASPECT_RANGE, which also lets through parts of cards and
+cards seen steeply."""
+
 MIN_SOLIDITY = 0.35
 """Blob area / its convex hull's area: the sunburst disc bites deep into a card's coloured body,
 but a blob must still be more than a thin outline."""

@@ -24,7 +24,7 @@ from vision.localise_model import (
     default_localiser,
     uno_face_outlines,
 )
-from vision.locate import locate, quad_aspect
+from vision.locate import CARD_ASPECT, locate, quad_aspect
 from vision.rectify import order_quad, rectify
 
 MIN_CONFIDENCE = 0.9
@@ -42,11 +42,9 @@ watcher's reader keeps its own, far lower, bar."""
 ENCLOSING_AREA = (1.4, 5.0)
 ENCLOSING_CONFIDENCE = 0.6
 """A reading is dropped for one 1.4 to 5 times larger (a part of a card is at least a fifth of
-it) that contains its centre and is at least ENCLOSING_CONFIDENCE times as sure."""
-
-CARD_ASPECT = (1.3, 1.75)
-"""Long/short side of a quad shaped like a whole card; only other shapes (a sunburst card's top
-half, a big digit) give way to an enclosing reading."""
+it) that contains its centre and is at least ENCLOSING_CONFIDENCE times as sure; only quads
+not shaped like a whole card (`CARD_ASPECT`: a sunburst card's top half, a big digit) give way
+to an enclosing reading."""
 
 PARTS_MAX_OVERLAP = 0.2
 PARTS_MAX_SPREAD = 2.0
