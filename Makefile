@@ -99,7 +99,8 @@ demo-footage: $(STAMP)
 
 # The knock classifier's recipe (models/knocks/, issue 20): an augmented bank of onsets from
 # every real knock source and the synthetic card slaps (and the v4 bank: 2 copies of each
-# negative), then three models on all sources except the last fifth of each one's knocks (the
+# negative; and a bank of table talk spoken by espeak-ng, models/knocks/table_talk.py, which
+# needs `apt install espeak-ng`), then three models, each with the table talk, on all sources except the last fifth of each one's knocks (the
 # shipped model's test subset, tests/test_knock_holdout.py): on the v4 bank, on the first 2
 # and on all 6 copies of the v5 bank's negatives, joined into models/knocks.onnx (their mean
 # logit) with its line (logit 0);
@@ -113,13 +114,14 @@ train-knocks:
 	$(TRAIN_VENV)/bin/python -m pip install --quiet -e '.[train]'
 	$(TRAIN_VENV)/bin/python -m models.knocks.train_knocks bank
 	$(TRAIN_VENV)/bin/python -m models.knocks.train_knocks bank --v4
+	$(TRAIN_VENV)/bin/python -m models.knocks.train_knocks bank --talk
 	$(TRAIN_VENV)/bin/python -m models.knocks.train_knocks train --hold-out-test-subset \
-		--v4-bank --out $(KNOCK_LAB)/ship_v4_bank.onnx
+		--talk --v4-bank --out $(KNOCK_LAB)/ship_v4_bank_talk.onnx
 	$(TRAIN_VENV)/bin/python -m models.knocks.train_knocks train --hold-out-test-subset \
-		--negative-copies 6 --out $(KNOCK_LAB)/ship_all_copies.onnx
+		--talk --negative-copies 6 --out $(KNOCK_LAB)/ship_all_copies_talk.onnx
 	$(TRAIN_VENV)/bin/python -m models.knocks.train_knocks train --hold-out-test-subset \
-		--out $(KNOCK_LAB)/ship_two_copies.onnx
+		--talk --out $(KNOCK_LAB)/ship_two_copies_talk.onnx
 	$(TRAIN_VENV)/bin/python -m models.knocks.ensemble models/knocks.onnx \
-		$(KNOCK_LAB)/ship_v4_bank.onnx $(KNOCK_LAB)/ship_two_copies.onnx \
-		$(KNOCK_LAB)/ship_all_copies.onnx
+		$(KNOCK_LAB)/ship_v4_bank_talk.onnx $(KNOCK_LAB)/ship_two_copies_talk.onnx \
+		$(KNOCK_LAB)/ship_all_copies_talk.onnx
 	$(TRAIN_VENV)/bin/python -m models.knocks.train_knocks set-threshold models/knocks.onnx 0

@@ -1,7 +1,7 @@
 """One line at the end of a test run that says what was skipped and why, grouped by what the
 skipped tests need:
 
-    skipped 27: 15 need chromium-driver, 9 need ../shared/data, 2 need espeak-ng, 1 needs chromium
+    skipped 29: 15 need chromium-driver, 9 need ../shared/data, 4 need espeak-ng, 1 needs chromium
 
 The README ("What `make test` needs") says how to install each of them. Loaded by
 tests/conftest.py; `pytest -rs` still lists every skip on its own.

@@ -358,6 +358,10 @@ def main(argv=None) -> int:
     parser.add_argument("--negative-copies", type=int, default=None,
                         help="augmented copies of each negative anchor to train on "
                              "(default: the recipe's, train_knocks.NEGATIVE_COPIES)")
+    parser.add_argument("--v4-bank", action="store_true",
+                        help="train on the v4 bank (train_knocks.BANK_V4_PATH)")
+    parser.add_argument("--talk", action="store_true",
+                        help="train with the table-talk bank too (train_knocks.build_talk_bank)")
     parser.add_argument("--hard-mining", action="store_true",
                         help="train with online hard-negative mining (train_knocks.train)")
     parser.add_argument("--gates-only", action="store_true",
@@ -380,7 +384,7 @@ def main(argv=None) -> int:
     WITH_GATES = args.with_gates or args.gates_only
     GATES_ONLY = args.gates_only
     from audio.knock_classifier import PatchSpec
-    from models.knocks.train_knocks import fit
+    from models.knocks.train_knocks import BANK_V4_PATH, fit
 
     spec = PatchSpec() if args.post_ms is None else PatchSpec(post_s=args.post_ms / 1000)
     MODELS.mkdir(exist_ok=True)
@@ -409,7 +413,10 @@ def main(argv=None) -> int:
         if args.retrain or not model.exists():
             copies = {} if args.negative_copies is None else \
                 {"negative_copies": args.negative_copies}
-            fit(fold, spec, model, steps=args.steps, hard_mining=args.hard_mining, **copies)
+            if args.v4_bank:
+                copies["bank_path"] = BANK_V4_PATH
+            fit(fold, spec, model, steps=args.steps, hard_mining=args.hard_mining,
+                talk=args.talk, **copies)
         chosen = thresholds.get(fold)
         result = evaluate_fold(fold, model, chosen[0] if chosen else None)
         if chosen:

@@ -62,6 +62,9 @@ BANK_PATH = CACHE_DIR / "bank_v5.npz"
 #: The v4 bank (2 copies of each negative, seed 0: the same draws as the lab's bank_v3, now
 #: with each item's anchor time): the third member of the shipped ensemble trains on it.
 BANK_V4_PATH = CACHE_DIR / "bank_v4t.npz"
+#: Synthetic table talk (table_talk.py), a bank of its own that `train --talk` adds to either.
+TALK_BANK_PATH = CACHE_DIR / "bank_talk.npz"
+N_TALK_UTTERANCES, TALK_ONSETS_PER_UTTERANCE = 2100, 6
 #: Never trained on, either way: knocks-dev's TapSense finger-pad and nail taps. The issue
 #: lists them as negatives, knocks-wide counts a fingertip tap on a table as a knock (and the
 #: referee should hear one); which of the two a TapSense tap is cannot be told from its sound
@@ -173,18 +176,12 @@ def _apply_codecs(items, rng):
 
 def build_bank(seed: int = 0, negative_copies: int = AUG_PER_NEGATIVE,
                path: Path = BANK_PATH) -> None:
-    from models.knocks.onset_stage import find_onsets
-
     t0 = time.time()
     rng = np.random.default_rng(seed)
     clips = load_clips()
     by_name = {c.name: c for c in clips}
     audio = {c.name: load_audio(c) for c in clips}
-    # Room sound to mix in: backgrounds and distractors of the sources without knocks, by fold.
-    backgrounds = {f: [] for f in range(N_NEG_FOLDS)}
-    for c in clips:
-        if c.neg_fold >= 0 and c.kind in ("background", "distractor") and len(audio[c.name]) > 8000:
-            backgrounds[c.neg_fold].append(audio[c.name])
+    backgrounds = room_sound_by_fold(clips, audio)
     items = []
     for a in anchors(clips):
         clip = by_name[a["clip"]]
@@ -210,7 +207,15 @@ def build_bank(seed: int = 0, negative_copies: int = AUG_PER_NEGATIVE,
                               neg_fold=-1, kind="synthetic",
                               cls=kind, clip=kind, audio=y, mix_fold=mix_fold, codec=codec,
                               clean=0, t=-1.0))
-    print(f"{len(items)} snippets augmented in {time.time() - t0:.0f} s; codecs ...", flush=True)
+    print(f"{len(items)} snippets augmented in {time.time() - t0:.0f} s", flush=True)
+    save_bank(items, rng, path, t0)
+
+
+def save_bank(items: list[dict], rng: np.random.Generator, path: Path, t0: float) -> None:
+    """Codec round trips, then the onset stage on every augmented snippet: its window is cut
+    at the onset found there (or at the anchor, marked not found); saved to `path`."""
+    from models.knocks.onset_stage import find_onsets
+
     _apply_codecs(items, rng)
     print(f"codecs done at {time.time() - t0:.0f} s; onset stage on each snippet ...", flush=True)
     anchor = SNIPPET_PRE_S
@@ -245,9 +250,52 @@ def build_bank(seed: int = 0, negative_copies: int = AUG_PER_NEGATIVE,
           f"{time.time() - t0:.0f} s -> {path}")
 
 
-def load_bank(path: Path = BANK_PATH) -> dict:
-    with np.load(path) as bank:
-        return {k: bank[k] for k in bank.files}
+def room_sound_by_fold(clips, audio: dict) -> dict[int, list[np.ndarray]]:
+    """Room sound to mix in: backgrounds and distractors of the sources without knocks, by
+    negative fold (so a LOSO fold can leave out every item its held-out sound was mixed into)."""
+    backgrounds = {f: [] for f in range(N_NEG_FOLDS)}
+    for c in clips:
+        if c.neg_fold >= 0 and c.kind in ("background", "distractor") and len(audio[c.name]) > 8000:
+            backgrounds[c.neg_fold].append(audio[c.name])
+    return backgrounds
+
+
+def build_talk_bank(seed: int = 7, path: Path = TALK_BANK_PATH) -> None:
+    """Table talk (table_talk.py: espeak-ng) as not-a-knock items: every onset the stage finds
+    in `N_TALK_UTTERANCES` utterances (at most `TALK_ONSETS_PER_UTTERANCE` each) and a random
+    instant of each, one augmented copy apiece, through the same chain as everything else."""
+    from models.knocks.onset_stage import find_onsets
+    from models.knocks.table_talk import speak
+
+    t0 = time.time()
+    rng = np.random.default_rng(seed)
+    clips = load_clips()
+    backgrounds = room_sound_by_fold(clips, {c.name: load_audio(c) for c in clips})
+    items = []
+    for u in range(N_TALK_UTTERANCES):
+        talk = speak(rng)
+        quiet = (1e-4 * rng.standard_normal(round(0.5 * RATE_HZ))).astype(np.float32)
+        x = np.concatenate([quiet, talk, quiet[: round(0.3 * RATE_HZ)]])
+        times = [o.t_s for o in find_onsets(x, block_samples=4000) if o.t_s >= SCORED_FROM_S]
+        rng.shuffle(times)
+        instant = float(rng.uniform(0.5, len(x) / RATE_HZ - 0.3))
+        times = [*times[:TALK_ONSETS_PER_UTTERANCE], instant]
+        for t in times:
+            y, mix_fold, codec = augment_snippet(_snippet(x, t), rng, backgrounds)
+            items.append(dict(label=0, source="synthetic", neg_fold=-1, kind="synthetic",
+                              cls="table_talk", clip=f"talk{u}", audio=y, mix_fold=mix_fold,
+                              codec=codec, clean=0, t=float(t)))
+    print(f"{len(items)} table-talk snippets in {time.time() - t0:.0f} s", flush=True)
+    save_bank(items, rng, path, t0)
+
+
+def load_bank(path: Path = BANK_PATH, *extra: Path) -> dict:
+    """A bank, with the items of `extra` banks (e.g. the table talk) after its own."""
+    banks = []
+    for p in (path, *extra):
+        with np.load(p) as bank:
+            banks.append({k: bank[k] for k in bank.files})
+    return {k: np.concatenate([b[k] for b in banks]) for k in banks[0]}
 
 
 def bank_patches(windows: np.ndarray, spec: PatchSpec) -> np.ndarray:
@@ -419,7 +467,8 @@ def train(patches: np.ndarray, labels: np.ndarray, weights: np.ndarray, steps: i
 #: Shares of each group in the positive and the negative half of every batch.
 POSITIVE_SHARES = {"pos_real": 0.7, "pos_synthetic": 0.3}
 NEGATIVE_SHARES = {"card_slap": 0.2, "riffle": 0.05, "hard_negative": 0.35, "distractor": 0.2,
-                   "background": 0.1, "knock": 0.1}
+                   "background": 0.1, "knock": 0.1, "table_talk": 0.15}
+"""(`table_talk` only when the talk bank is trained on; the shares need not sum to 1.)"""
 #: Within a negative group, every class (laugh, cough, speech digit, stapler, ...) gets an
 #: equal part (v4); before, a class's part grew with its number of onsets, so the 60 short
 #: speech digits were drawn 20x less often than laughs and were the most frequent false knock.
@@ -510,10 +559,12 @@ def set_metadata(path: Path, **values) -> None:
 def fit(exclude_fold: str | None, spec: PatchSpec, out: Path, steps: int = 2500,
         seed: int = 0, use_features: bool = True, hard_mining: bool = False,
         exclude_clip_times: dict | None = None,
-        negative_copies: int | None = NEGATIVE_COPIES, bank_path: Path = BANK_PATH) -> Path:
-    """Train on everything a fold may see and export the model to `out`."""
+        negative_copies: int | None = NEGATIVE_COPIES, bank_path: Path = BANK_PATH,
+        talk: bool = False) -> Path:
+    """Train on everything a fold may see and export the model to `out` (`talk`: with the
+    table-talk bank's items as well)."""
     t0 = time.time()
-    bank = load_bank(bank_path)
+    bank = load_bank(bank_path, *([TALK_BANK_PATH] if talk else []))
     keep = training_mask(bank, exclude_fold, exclude_clip_times, negative_copies)
     patches = bank_patches(bank["windows"][keep], spec)
     labels = bank["label"][keep].astype(int)
@@ -535,6 +586,8 @@ def main(argv=None) -> int:
     b = sub.add_parser("bank")
     b.add_argument("--v4", action="store_true",
                    help=f"the v4 bank (2 copies of each negative) -> {BANK_V4_PATH.name}")
+    b.add_argument("--talk", action="store_true",
+                   help=f"the table-talk bank (espeak-ng) -> {TALK_BANK_PATH.name}")
     st = sub.add_parser("set-threshold", help="store the default threshold (a logit)")
     st.add_argument("model", type=Path)
     st.add_argument("threshold", type=float)
@@ -546,6 +599,7 @@ def main(argv=None) -> int:
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--no-features", action="store_true", help="the patch only")
     t.add_argument("--v4-bank", action="store_true", help="train on the v4 bank")
+    t.add_argument("--talk", action="store_true", help="and on the table-talk bank")
     t.add_argument("--hard-mining", action="store_true",
                    help="online hard-negative mining (see train)")
     t.add_argument("--negative-copies", type=int, default=NEGATIVE_COPIES,
@@ -556,7 +610,9 @@ def main(argv=None) -> int:
                         "(knock_data.shipped_test_subset; tests/test_knock_holdout.py)")
     args = parser.parse_args(argv)
     if args.cmd == "bank":
-        if args.v4:
+        if args.talk:
+            build_talk_bank()
+        elif args.v4:
             build_bank(negative_copies=2, path=BANK_V4_PATH)
         else:
             build_bank()
@@ -572,7 +628,7 @@ def main(argv=None) -> int:
         held = {clip.name: list(times) for clip, times in shipped_test_subset(load_clips())}
     fit(args.exclude_fold, spec, args.out, args.steps, args.seed, not args.no_features,
         args.hard_mining, held, args.negative_copies,
-        BANK_V4_PATH if args.v4_bank else BANK_PATH)
+        BANK_V4_PATH if args.v4_bank else BANK_PATH, args.talk)
     return 0
 
 
