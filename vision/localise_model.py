@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.locate import CARD_ASPECT, quad_aspect
+from vision.locate import CARD_ASPECT, long_side, quad_aspect
 
 KINDS = ("uno_face", "uno_back", "playing_card")
 
@@ -187,8 +187,8 @@ class CardLocaliser:
         taller than TRAINED_CARD_HEIGHT in the closer look (`Looks.others`)."""
         cards, probs, scale = self._look(image, self.working_width)
         closer, _, closer_scale = self._look(image, round(self.working_width * SECOND_LOOK))
-        trained = [c for c in closer if _long_side(c.quad) * closer_scale <= TRAINED_CARD_HEIGHT]
-        larger = [c for c in closer if _long_side(c.quad) * closer_scale > TRAINED_CARD_HEIGHT]
+        trained = [c for c in closer if long_side(c.quad) * closer_scale <= TRAINED_CARD_HEIGHT]
+        larger = [c for c in closer if long_side(c.quad) * closer_scale > TRAINED_CARD_HEIGHT]
         cards, others = _card_shaped_box(cards, larger)
         found = _merge_looks(cards, trained)
         found.sort(key=lambda c: -c.area)
@@ -227,11 +227,6 @@ def _overlap(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     union = abs(cv2.contourArea(a32)) + area_b - inter
     return (float(inter / union) if union > 0 else 0.0,
             float(inter / area_b) if area_b > 0 else 0.0)
-
-
-def _long_side(quad: np.ndarray) -> float:
-    sides = np.linalg.norm(np.roll(quad, -1, axis=0) - quad, axis=1)
-    return float(sides.max())
 
 
 def _merge_looks(first: list[LocatedCard], closer: list[LocatedCard]) -> list[LocatedCard]:

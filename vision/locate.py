@@ -107,7 +107,8 @@ def quad_of(contour: np.ndarray) -> np.ndarray:
     return cv2.boxPoints(cv2.minAreaRect(contour)).astype(np.float32)
 
 
-def _long_side(quad: np.ndarray) -> float:
+def long_side(quad: np.ndarray) -> float:
+    """The longer of a quad's two side lengths (the mean of each pair of opposite sides)."""
     side = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
     return float(max((side[0] + side[2]) / 2, (side[1] + side[3]) / 2))
 
@@ -240,7 +241,7 @@ def locate(image: np.ndarray, max_side: int = DETECT_MAX_SIDE,
             short = min(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1))
             if cv2.contourArea(hull) / max(qa, 1.0) >= MIN_FILL and \
                     qa < 4 * (areas[i] + areas[j]) and \
-                    all(abs(_long_side(p) / max(short, 1.0) - 1) < 0.25 for p in (a, b)):
+                    all(abs(long_side(p) / max(short, 1.0) - 1) < 0.25 for p in (a, b)):
                 add(q)
     order = np.argsort(-seen.areas)[:max_candidates]
     out: list[Candidate] = []
