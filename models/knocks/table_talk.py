@@ -70,22 +70,22 @@ def espeak_path() -> str:
     return found
 
 
-def utterance(rng: np.random.Generator) -> str:
-    """A few random words of one random language (returned as `language|text`)."""
+def utterance(rng: np.random.Generator) -> tuple[str, str]:
+    """(language, text): a few random words of one random language."""
     language = list(WORDS)[int(rng.integers(len(WORDS)))]
     words = WORDS[language].split()
     n = int(rng.integers(1, 7))
     text = " ".join(words[int(rng.integers(len(words)))] for _ in range(n))
     if rng.random() < 0.25:
         text += "!" if rng.random() < 0.5 else "?"
-    return f"{language}|{text}"
+    return language, text
 
 
 def speak(rng: np.random.Generator, workdir: Path | None = None) -> np.ndarray:
     """One utterance by a random voice, as 16 kHz float32 mono (peak 0.5)."""
     import soundfile
 
-    language, text = utterance(rng).split("|", 1)
+    language, text = utterance(rng)
     variant = VARIANTS[int(rng.integers(len(VARIANTS)))]
     voice = f"{language}+{variant}" if variant else language
     with tempfile.TemporaryDirectory(dir=workdir) as tmp:
