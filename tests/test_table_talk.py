@@ -1,7 +1,8 @@
 """Synthetic table talk, the knock recipe's speech negatives (models/knocks/table_talk.py):
 it resamples without shifting pitch, draws the same words from the same seed, speaks when
 espeak-ng is installed, and the shipped knock detector hears few knocks in talk it never heard
-(fresh seeds; the recipe trains on seed 7's utterances)."""
+(fresh seeds; the recipe trains on seed 7's utterances); a missing bank or espeak-ng stops the
+recipe with one line."""
 
 from __future__ import annotations
 
@@ -62,3 +63,18 @@ def test_the_shipped_detector_hears_few_knocks_in_talk_it_never_trained_on():
     # trained with it 9.4 (models/knocks/REPORT.md); a retrained model must stay well under a
     # third of the old figure (not at today's, which a new training draw moves).
     assert len(heard) / minutes < 25
+
+
+def test_a_missing_bank_or_espeak_is_one_line_and_exit_code_2(tmp_path, capsys, monkeypatch):
+    from models.knocks import train_knocks
+
+    with pytest.raises(SystemExit) as stopped:
+        train_knocks.run(lambda: train_knocks.load_bank(tmp_path / "none.npz"))
+    assert stopped.value.code == 2
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and "python -m models.knocks.train_knocks bank" in said
+
+    monkeypatch.setattr(table_talk.shutil, "which", lambda _name: None)
+    with pytest.raises(SystemExit) as stopped:
+        train_knocks.run(table_talk.espeak_path)
+    assert stopped.value.code == 2 and "apt install espeak-ng" in capsys.readouterr().err

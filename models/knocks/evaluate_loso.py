@@ -437,4 +437,6 @@ def main(argv=None) -> int:
 assert set(KNOCK_SOURCES) == {s for v in LOSO_FOLDS.values() for s in v}
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    from models.knocks.train_knocks import run
+
+    run(main)

@@ -289,10 +289,18 @@ def build_talk_bank(seed: int = 7, path: Path = TALK_BANK_PATH) -> None:
     save_bank(items, rng, path, t0)
 
 
+class BankMissing(RuntimeError):
+    """A bank the training asks for has not been built (the message says how to build it)."""
+
+
 def load_bank(path: Path = BANK_PATH, *extra: Path) -> dict:
     """A bank, with the items of `extra` banks (e.g. the table talk) after its own."""
     banks = []
     for p in (path, *extra):
+        if not p.exists():
+            flag = {TALK_BANK_PATH: " --talk", BANK_V4_PATH: " --v4"}.get(p, "")
+            raise BankMissing(f"no knock bank at {p}: build it first with "
+                              f"`python -m models.knocks.train_knocks bank{flag}`")
         with np.load(p) as bank:
             banks.append({k: bank[k] for k in bank.files})
     return {k: np.concatenate([b[k] for b in banks]) for k in banks[0]}
@@ -632,5 +640,18 @@ def main(argv=None) -> int:
     return 0
 
 
+def run(main_function) -> None:
+    """Run a recipe command line: a missing bank or espeak-ng is one line and exit code 2."""
+    import sys
+
+    from models.knocks.table_talk import TableTalkUnavailable
+
+    try:
+        raise SystemExit(main_function())
+    except (BankMissing, TableTalkUnavailable) as error:
+        print(f"error: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
+
+
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run(main)
