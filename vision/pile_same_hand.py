@@ -75,15 +75,18 @@ class SameHandCards:
                  crop: np.ndarray) -> bool:
         """Is this patch the last card moved by the hand that placed it (not a jump-in, nor
         the next card of a multi-card play)?"""
-        if rest_t - last.t_s >= ADJUST_WINDOW_S:
+        # Rounded: the times are sums of frame durations, and a gap of exactly SETTLING_S
+        # (nine frames at 30 fps) came out as 0.29999999999999982 and was taken as closer.
+        gap = round(rest_t - last.t_s, 6)
+        if gap >= ADJUST_WINDOW_S:
             return False
-        if rest_t - last.t_s <= SAME_REST_S:
+        if gap <= SAME_REST_S:
             return True  # the rest of the same card, uncovered when the hand went
         overlap = iou(hull, last.hull)
         near_last = grown(last.hull, 2)
         touches = bool((hull & near_last).any())
         if seat is not None and seat == last.seat and touches and not self.hand_left and \
-                rest_t - last.t_s < SETTLING_S and self._unseen(last):
+                gap < SETTLING_S and self._unseen(last):
             # The hand never left and the last card was never seen without it: the same card
             # coming to rest in steps (the hand at rest over the pile taken for a card a frame
             # before the card under it: the tilted webcam clip through its four-corner
@@ -125,6 +128,12 @@ class SameHandCards:
             # one shows it a nudge away everywhere (two red 5s fanned; a green skip squarely
             # on a red one, on a green table).
             return True
+        if self._other_colour(last, hull, crop):
+            # Before the nudge test: a card laid squarely on the last one shows the pile "a
+            # nudge away" where its print sits as the last one's did (a green 5 on a red 5
+            # under a hand that stayed: multi-card seeds 1 and 3), while a nudged card keeps
+            # its colour.
+            return True
         if self._shifted_pile(hull, crop):
             return False
         over_last = iou(hull, last.hull) >= REMAINDER_MAX_IOU
@@ -134,11 +143,13 @@ class SameHandCards:
 
     def _another(self, last: PlayedCard, hull: np.ndarray, crop: np.ndarray) -> bool:
         """Is the patch another colour than the last card, or read as another card?"""
+        return self._other_colour(last, hull, crop) or self._reads_another(last, hull)
+
+    def _other_colour(self, last: PlayedCard, hull: np.ndarray, crop: np.ndarray) -> bool:
+        """Is the patch's median chromaticity COLOUR_APART from the last card's?"""
         now, before = card_colour(crop[hull]), card_colour(self.reference[last.hull])
-        if now is not None and before is not None and \
-                float(np.abs(now - before).sum()) >= COLOUR_APART:
-            return True
-        return self._reads_another(last, hull)
+        return now is not None and before is not None and \
+            float(np.abs(now - before).sum()) >= COLOUR_APART
 
     def _still_there(self, last: PlayedCard, hull: np.ndarray, crop: np.ndarray,
                      place: np.ndarray | None = None) -> bool:
