@@ -161,6 +161,38 @@ SEAT_MIN_COVER = 0.3
 """An arm held the card's place in a frame when its pixels covered this fraction of the
 card's patch (a carried card is part of the arm that carries it) ..."""
 
+ARRIVAL_WINDOW_S = 0.6
+"""When two or more seats' arms held the card's place in this many seconds before it came to
+rest, the card came with the arm that reached the place last: a carried card is part of its
+arm, so that arm covers the card's place only as the card gets there, while a hand that was
+there before (another seat's reach over the pile, the last player's lingering hand) was not
+bringing it. Rendered webcam games 301-306 (seats right of 162 found): 0.45 s 151, 0.6 s 153,
+0.8 s 151, 1.0 s 150, 1.5 s 148 (the vote alone: 145)."""
+
+ARRIVAL_MIN_COVER = 0.1
+"""An arm reached the card's place in the first frame its pixels covered this fraction of
+the card's patch (and it held the place, SEAT_MIN_COVER, at some frame of the window); one
+already there in the window's first frame came before the window."""
+
+ARRIVAL_MARGIN_S = 0.05
+"""... at least this much later than any other (more than a frame at 30 fps): arms that came
+together (or one whose pixels the other's blob took for a frame) are left to the vote."""
+
+APPROACH_MIN_CARDS = 0.8
+"""A card no arm was seen holding or near, and not the last hand's: the seat of the one arm
+whose tip came this many card heights closer to the card in the ARRIVAL_WINDOW_S before it
+came to rest and was closest at the end (an arm the colour of the table, seen coming, then
+lost over the pile; rendered webcam games 301-306: three cards, all three named right, no
+other card changed), ..."""
+
+APPROACH_NEAR_CARDS = 3.5
+"""... and came within this many card heights of it. Named so, the seat is unsure
+(`seat_share` 0.5)."""
+
+SEAT_ARRIVAL_SHARE = 0.5
+"""The seat share written for a seat named by which arm arrived last, or by an arm seen
+approaching: a choice between arms, not agreed by every frame."""
+
 SEAT_HOLD_WINDOW_S = 0.15
 """... in the last this many seconds before the card came to rest (earlier, a hand leaving
 the card before may cover more of the place than the card still on its way)."""
@@ -734,7 +766,9 @@ class PileWatcher(SameHandCards, FanCards):
 
     def _seat(self, hull: np.ndarray, rest_t: float) -> tuple[int | None, float | None]:
         """The seat of the arm that held the card's place just before it came to rest (the
-        card was in its hand); failing that, of the arm whose tip was nearest the card. With
+        card was in its hand); of two or more seats' arms that held it, the one that reached
+        it last (ARRIVAL_WINDOW_S); failing that, of the arm whose tip was nearest the card,
+        the last card's hand (`_same_hand`), or the one arm seen coming (`_approached`). With
         it, the share of the frames' votes that named it (how sure the seat is)."""
         ys, xs = np.nonzero(hull)
         xs = xs + self.region_px[0]
@@ -743,7 +777,20 @@ class PileWatcher(SameHandCards, FanCards):
         radius2 = (SEAT_TIP_RADIUS_CARDS * self.card_height_px) ** 2
         min_cover = SEAT_MIN_COVER * len(xs)
         holding, nearest = [], []
+        arrived: dict[int, float] = {}  # when each seat's arm reached the card's place
+        held: set[int] = set()  # the seats whose arm held it (SEAT_MIN_COVER) in the window
+        first_t = None
         for t, arms in self.arm_history:
+            if rest_t - ARRIVAL_WINDOW_S <= t <= rest_t + 0.05:
+                first_t = t if first_t is None else first_t
+                for a in arms:
+                    if a.seat is None:
+                        continue
+                    cover = a.covers(xs, ys)
+                    if cover >= ARRIVAL_MIN_COVER * len(xs) and a.seat not in arrived:
+                        arrived[a.seat] = -np.inf if t == first_t else t
+                    if cover >= min_cover:
+                        held.add(a.seat)
             if not rest_t - SEAT_WINDOW_S <= t <= rest_t + 0.05:
                 continue
             if t >= rest_t - SEAT_HOLD_WINDOW_S:
@@ -757,7 +804,31 @@ class PileWatcher(SameHandCards, FanCards):
             if near:
                 nearest.append(min(near, key=lambda n: n[0])[1])
         seat = vote_share(holding) if holding else vote_share(nearest)
-        return seat if seat[0] is not None else self._same_hand(rest_t)
+        arrivals = sorted((t, s) for s, t in arrived.items() if s in held)
+        if len(arrivals) >= 2 and arrivals[-1][0] - arrivals[-2][0] >= ARRIVAL_MARGIN_S \
+                and arrivals[-1][1] != seat[0]:
+            seat = (arrivals[-1][1], SEAT_ARRIVAL_SHARE)
+        if seat[0] is None:
+            seat = self._same_hand(rest_t)
+        if seat[0] is None:
+            seat = self._approached(centre, rest_t)
+        return seat
+
+    def _approached(self, centre: tuple[float, float], rest_t: float
+                    ) -> tuple[int | None, float | None]:
+        """The seat of the one arm seen coming towards the card before it came to rest
+        (APPROACH_MIN_CARDS), when no arm was seen holding it or near it."""
+        tracks: dict[int, list[float]] = {}
+        for t, arms in self.arm_history:
+            if rest_t - ARRIVAL_WINDOW_S <= t <= rest_t + 0.05:
+                for a in arms:
+                    if a.seat is not None:
+                        d = float(np.hypot(a.tip[0] - centre[0], a.tip[1] - centre[1]))
+                        tracks.setdefault(a.seat, []).append(d / self.card_height_px)
+        came = [s for s, d in tracks.items()
+                if d[0] - min(d) >= APPROACH_MIN_CARDS and min(d) <= APPROACH_NEAR_CARDS
+                and d.index(min(d)) >= len(d) - 3]
+        return (came[0], SEAT_ARRIVAL_SHARE) if len(came) == 1 else (None, None)
 
     def _same_hand(self, rest_t: float) -> tuple[int | None, float | None]:
         """The seat of a card no arm was seen near: the last card's, when it came to rest
