@@ -118,32 +118,28 @@ class SameHandCards:
         still lies where it was beside the patch (fanned), or when the patch is another
         colour or reads as another card (laid squarely on it). Two identical cards laid
         squarely on each other cannot be told from a nudge: that stays an adjustment."""
-        spread = not self._card_sized_mask(hull | last.hull)
-        beside = spread and self._still_there(last, hull, crop, self._place(last))
-        if self._lifted_off(last, rest_t) and self._alone(last.seat, rest_t) and \
-                (beside or self._another(last, hull, crop)):
-            # The hand let go of the last card and came again (a nudge moves the card it
-            # holds), with more than one card's place and the last card still where it lay,
-            # or with another card. Asked before the pile a nudge away: a card like the last
-            # one shows it a nudge away everywhere (two red 5s fanned; a green skip squarely
-            # on a red one, on a green table).
-            return True
         if self._other_colour(last, hull, crop):
             # Before the nudge test: a card laid squarely on the last one shows the pile "a
             # nudge away" where its print sits as the last one's did (a green 5 on a red 5
             # under a hand that stayed: multi-card seeds 1 and 3), while a nudged card keeps
             # its colour.
             return True
+        spread = not self._card_sized_mask(hull | last.hull)
+        beside = spread and self._still_there(last, hull, crop, self._place(last))
+        if self._lifted_off(last, rest_t) and self._alone(last.seat, rest_t) and \
+                (beside or self._reads_another(last, hull)):
+            # The hand let go of the last card and came again (a nudge moves the card it
+            # holds), with more than one card's place and the last card still where it lay,
+            # or with another card. Asked before the pile a nudge away: a card like the last
+            # one shows it a nudge away everywhere (two red 5s fanned; a green skip squarely
+            # on a red one, on a green table).
+            return True
         if self._shifted_pile(hull, crop):
             return False
         over_last = iou(hull, last.hull) >= REMAINDER_MAX_IOU
         if (over_last or spread) and self._still_there(last, hull, crop):
             return True
-        return self._another(last, hull, crop)
-
-    def _another(self, last: PlayedCard, hull: np.ndarray, crop: np.ndarray) -> bool:
-        """Is the patch another colour than the last card, or read as another card?"""
-        return self._other_colour(last, hull, crop) or self._reads_another(last, hull)
+        return self._reads_another(last, hull)
 
     def _other_colour(self, last: PlayedCard, hull: np.ndarray, crop: np.ndarray) -> bool:
         """Is the patch's median chromaticity COLOUR_APART from the last card's?"""
