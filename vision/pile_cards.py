@@ -24,6 +24,13 @@ class PlayedCard:
     """When the reference around it was caught up (a hand taken in with it is gone from it)."""
 
 
+def gap_s(later: float, earlier: float) -> float:
+    """Seconds from `earlier` to `later`, rounded to a microsecond before any window is held
+    against it: frame times are sums of frame durations, and a gap of exactly 0.3 s (nine
+    frames at 30 fps) came out as 0.29999999999999982, closer than a window of 0.3 s."""
+    return round(later - earlier, 6)
+
+
 @dataclass(frozen=True)
 class CardReading:
     card: str

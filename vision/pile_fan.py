@@ -37,7 +37,7 @@ import numpy as np
 
 from referee.cards import Card
 from referee.events import CardPlayed
-from vision.pile_cards import UNSEEN_READ_SURE, vote_readings
+from vision.pile_cards import UNSEEN_READ_SURE, gap_s, vote_readings
 from vision.pile_shapes import CHANGE_L1, grown, matches
 from vision.pixels import l1_distance
 
@@ -453,7 +453,7 @@ class FanCards:
         that card's patch lies in it)? A card laid beside the last after a pause has the last
         one under it, its part the hand had covered first seen with this one."""
         place = grown(rect.mask(self.shape), 2)
-        return any(p is not played and 0 < played.t_s - p.t_s <= (
+        return any(p is not played and 0 < gap_s(played.t_s, p.t_s) <= (
                    SAME_HAND_WINDOW_S if p.seat == played.seat else JUMP_IN_WINDOW_S) and
                    (place & p.hull).sum() >= SAME_PLACE * p.hull.sum() for p in self.played)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.pile_cards import PlayedCard
+from vision.pile_cards import PlayedCard, gap_s
 from vision.pile_shapes import CHANGE_L1, card_colour, grown, iou, matches
 from vision.pixels import l1_distance
 
@@ -75,9 +75,7 @@ class SameHandCards:
                  crop: np.ndarray) -> bool:
         """Is this patch the last card moved by the hand that placed it (not a jump-in, nor
         the next card of a multi-card play)?"""
-        # Rounded: the times are sums of frame durations, and a gap of exactly SETTLING_S
-        # (nine frames at 30 fps) came out as 0.29999999999999982 and was taken as closer.
-        gap = round(rest_t - last.t_s, 6)
+        gap = gap_s(rest_t, last.t_s)
         if gap >= ADJUST_WINDOW_S:
             return False
         if gap <= SAME_REST_S:
@@ -174,7 +172,7 @@ class SameHandCards:
         part comes to rest a few frames after the card, under arms the tracker may not see
         every frame: webcam game 301, 26.47 s; a jump-in's arm taken for the leaving one, the
         two one blob over the pile, lays its card while that one never left: 44.4 s.)"""
-        if rest_t - last.t_s < LIFT_MIN_S:
+        if gap_s(rest_t, last.t_s) < LIFT_MIN_S:
             return False
         ys, xs = np.nonzero(last.hull)
         xs = xs + self.region_px[0]

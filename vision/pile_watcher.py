@@ -49,7 +49,7 @@ from referee.events import CardPlayed, CardRemoved, Event
 from referee.rules import RuleSet
 from vision.arms import Arm, robust_level
 from vision.frames import Frame
-from vision.pile_cards import UNSEEN_READ_SURE, CardReading, PlayedCard, vote_readings
+from vision.pile_cards import UNSEEN_READ_SURE, CardReading, PlayedCard, gap_s, vote_readings
 from vision.pile_fan import FanCards, UnderCard
 from vision.pile_same_hand import ADJUST_WINDOW_S, SEAT_WINDOW_S, SameHandCards
 from vision.pile_shapes import (
@@ -708,7 +708,7 @@ class PileWatcher(SameHandCards, FanCards):
             return False
         before = [p for p in self.played if p is not played and p.t_s <= played.t_s]
         return bool(before) and before[-1].seat == played.seat and \
-            played.t_s - before[-1].t_s < ADJUST_WINDOW_S
+            gap_s(played.t_s, before[-1].t_s) < ADJUST_WINDOW_S
 
     def _last_reading(self, last: PlayedCard) -> CardReading | None:
         """What the last card reads as: its card once read, else its readings so far or those
@@ -837,7 +837,7 @@ class PileWatcher(SameHandCards, FanCards):
         tracker takes the still arm into its background (rendered multi-card plays: no arm in
         the 0.35 s before the third card of a play 1.2 s and 1.0 s apart)."""
         last = self.played[-1] if self.played else None
-        if last is None or last.seat is None or not 0 < rest_t - last.t_s <= SAME_HAND_S:
+        if last is None or last.seat is None or not 0 < gap_s(rest_t, last.t_s) <= SAME_HAND_S:
             return None, None
         for t, arms in self.arm_history:
             if last.t_s <= t <= rest_t and any(
