@@ -100,3 +100,37 @@ def test_one_arm_along_the_edge_is_not_split():
         arms = tracker.update(np.clip(_with_arm(_table(rng), (150, 179), (160, 95)), 0, 255)
                               .astype(np.uint8))
     assert [a.seat for a in arms] == [0]
+
+
+def test_neighbouring_arms_merged_into_one_blob_keep_each_seat_in_its_parts():
+    # Six seats: seat 0 reaches in from the bottom, seat 1 (60 degrees round) from the
+    # bottom-left corner, and their hands meet on the pile. Their places at the edge lie
+    # less than SPLIT_GAP_DEG apart, so the watchers follow one arm; its mean entry lies
+    # between the two seats. Its parts name both.
+    rng = np.random.default_rng(11)
+    seats = (90.0, 150.0, 210.0, 270.0, 330.0, 30.0)
+    tracker = ArmTracker((160.0, 90.0), seats, card_height_px=30.0)
+    for _ in range(10):
+        tracker.update(np.clip(_table(rng), 0, 255).astype(np.uint8))
+    bottom, corner = ((160, 179), (160, 92)), ((6, 179), (156, 90))
+    for _ in range(3):
+        image = np.clip(_with_arms(_table(rng), bottom, corner), 0, 255).astype(np.uint8)
+        arms = tracker.update(image)
+    assert len(arms) == 1, arms
+    assert sorted(p.seat for p in arms[0].parts) == [0, 1], arms[0].parts
+    for part in arms[0].parts:
+        start = bottom[0] if part.seat == 0 else corner[0]
+        assert np.hypot(part.entry[0] - start[0], part.entry[1] - start[1]) < 20, part.entry
+
+
+def test_one_arm_has_no_parts():
+    rng = np.random.default_rng(12)
+    tracker = ArmTracker((160.0, 90.0), (90.0, 150.0, 210.0, 270.0, 330.0, 30.0),
+                         card_height_px=30.0)
+    for _ in range(10):
+        tracker.update(np.clip(_table(rng), 0, 255).astype(np.uint8))
+    for _ in range(3):
+        arms = tracker.update(np.clip(_with_arm(_table(rng), (6, 179), (156, 90)), 0, 255)
+                              .astype(np.uint8))
+    assert [a.seat for a in arms] == [1] and arms[0].parts == ()
+    assert arms[0].seat_parts() == (arms[0],)

@@ -64,3 +64,28 @@ def test_a_card_no_arm_held_is_the_seat_of_the_one_arm_seen_coming_towards_it():
     assert _history(frames)._seat(_card_hull(), 1.0) == (3, SEAT_ARRIVAL_SHARE)
     still = [(t, [_arm(0, 0.0, (centre[0], centre[1] + 3.0 * CARD_H))]) for t, _ in frames]
     assert _history(still)._seat(_card_hull(), 1.0) == (None, None)
+
+
+def test_of_two_arms_at_the_card_it_came_with_the_one_it_slid_in_from():
+    # Seats 1 (from the left) and 2 (from above) reach the card's place together, seat 2
+    # covering more of it: the vote says seat 2. The card slid in from the left: seat 1's.
+    rng = np.random.default_rng(5)
+    shape = (REGION[3] - REGION[1], REGION[2] - REGION[0])
+    pile = np.full((*shape, 3), 120.0, np.float32)
+    face = np.repeat(np.repeat(rng.uniform(0, 255, (15, 10, 3)).astype(np.float32), 2, 0), 2, 1)
+    centre = (REGION[0] + 60.0, REGION[1] + 50.0)
+    left, above = (float(REGION[0] - 60), centre[1]), (centre[0], float(REGION[1] - 40))
+    watcher = _watcher()
+    watcher.reference = pile
+    times = [1.0 - k / 30 for k in range(20, -1, -1)]
+    slide = dict(zip(times[-5:], (-12, -8, -5, -2, 0), strict=True))  # rests at 1.0
+    for t in times:
+        crop = pile.copy()
+        if t in slide:
+            crop[35:65, 50 + slide[t]:70 + slide[t]] = face
+        watcher.history.append((t, crop))
+        arms = [_arm(2, 0.8), _arm(1, 0.5)]
+        arms = [Arm(left if a.seat == 1 else above, a.tip, a.area_px, 0.0, a.seat, a.blob)
+                for a in arms]
+        watcher.arm_history.append((t, arms))
+    assert watcher._seat(_card_hull(), times[-1]) == (1, SEAT_ARRIVAL_SHARE)

@@ -13,7 +13,7 @@ brightness by more than a passing shadow does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -68,13 +68,28 @@ SPLIT_GAP_DEG = 90.0
 """A blob whose pixels at the view's edge leave a gap of more than this (seen from the pile)
 between two runs of them is two arms (or more) that met over the table, from seats at least
 this far apart; one arm's width at the edge spans far less. Arms of neighbouring seats at a
-table of four or more stay one blob (their mean entry lies near both). Rendered webcam games
+table of four or more stay one blob (their mean entry lies near both; their seats are told
+apart by `Arm.parts`). Rendered webcam games
 301-306 (plays found, phantom plays, seats right): no split 158, 5, 141; split at 35 degrees
 157, 8, 145; at 60, 158, 7, 145; at 90, 159, 5, 143."""
 
 SPLIT_MIN_EDGE_PX = 3
 """... each run at least this many edge pixels (at ARM_SCALE): fewer is a speck of noise
 touching the edge, not an arm."""
+
+SEAT_SPLIT_GAP_DEG = 20.0
+"""For naming the seat only (`Arm.parts`), an arm whose pixels at the view's edge form two
+runs more than this apart (seen from the pile) is the arms of two seats, neighbours too: one
+arm crosses the edge in one unbroken run, so any real gap between two arm-wide runs is a
+second arm merged with it over the table (rendered webcam games 301-306: neighbouring seats'
+arms merged left gaps of 41-85 degrees). The arm the watchers follow stays one: split at 35
+degrees for everything, tips and all, games 301-306 lost plays (157 against 159, and 8
+phantoms against 5)."""
+
+SEAT_SPLIT_MIN_EDGE_PX = 12
+"""... each run at least this many edge pixels (at ARM_SCALE): half an arm's crossing of the
+edge band (rendered webcam games 301-306: the smaller run of every such split held 26 or
+more)."""
 
 SPLIT_BEYOND_PILE_CARDS = 0.7
 """An arm's line runs from where it enters to the pile and this many card heights on (a
@@ -95,6 +110,14 @@ class Arm:
     blob: tuple[int, int, np.ndarray] | None = field(default=None, compare=False, repr=False)
     """(x, y, mask): the arm's pixels at ARM_SCALE, a bool mask whose top-left corner is at
     (x, y) of the ARM_SCALE frame."""
+    parts: tuple[Arm, ...] = field(default=(), compare=False, repr=False)
+    """When the arm is the arms of two or more seats merged into one blob (neighbours, whose
+    places at the view's edge lie closer than SPLIT_GAP_DEG): one arm per seat
+    (SEAT_SPLIT_GAP_DEG), for naming the seat; else empty."""
+
+    def seat_parts(self) -> tuple[Arm, ...]:
+        """The arms this one is, one per seat: its `parts`, or itself."""
+        return self.parts or (self,)
 
     def covers(self, xs: np.ndarray, ys: np.ndarray) -> int:
         """How many of the analysis-frame points (xs, ys) the arm's pixels cover."""
@@ -235,7 +258,13 @@ class ArmTracker:
             for part_xs, part_ys, part_edge in self._one_arm_each(xs, ys, edge):
                 if len(part_xs) < self.min_area:
                     continue
-                arms.append(self._arm(part_xs, part_ys, part_edge, x, y, blob.shape))
+                arm = self._arm(part_xs, part_ys, part_edge, x, y, blob.shape)
+                seats = self._one_arm_each(part_xs, part_ys, part_edge, SEAT_SPLIT_GAP_DEG,
+                                           SEAT_SPLIT_MIN_EDGE_PX)
+                if len(seats) >= 2:
+                    arm = replace(arm, parts=tuple(self._arm(*one, x, y, blob.shape)
+                                                   for one in seats))
+                arms.append(arm)
         return arms
 
     def _arm(self, xs: np.ndarray, ys: np.ndarray, edge: np.ndarray, x: int, y: int,
@@ -253,20 +282,22 @@ class ArmTracker:
         return Arm(entry, tip, float(len(xs)) * scale * scale, angle,
                    seat_of_angle(angle, self.seat_angles), (int(x), int(y), mask))
 
-    def _one_arm_each(self, xs: np.ndarray, ys: np.ndarray, edge: np.ndarray
+    def _one_arm_each(self, xs: np.ndarray, ys: np.ndarray, edge: np.ndarray,
+                      gap_deg: float = SPLIT_GAP_DEG, min_edge_px: int = SPLIT_MIN_EDGE_PX
                       ) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
         """A blob's pixels split into one part per arm. Two arms that meet over the pile are
         one blob, which reaches the view's edge in two places far apart around the pile; its
         mean entry lies between two seats and its tip is the far end of the other arm (an arm
         of seats 1 and 2 came out as nobody's, its tip in the picture's corner, so no hand
         seemed to be over the pile). Each pixel goes to the arm whose line, from where it
-        enters towards the pile, it lies nearest (a reach is a straight arm)."""
+        enters towards the pile, it lies nearest (a reach is a straight arm). Runs are cut at
+        gaps of more than `gap_deg`, each of at least `min_edge_px` edge pixels."""
         cx, cy = (c * ARM_SCALE for c in self.pile_centre)
         angles = np.degrees(np.arctan2(ys[edge] - cy, xs[edge] - cx)) % 360.0
         order = np.argsort(angles)
         sorted_angles = angles[order]
         gaps = np.diff(np.concatenate([sorted_angles, sorted_angles[:1] + 360.0]))
-        cuts = np.nonzero(gaps > SPLIT_GAP_DEG)[0]
+        cuts = np.nonzero(gaps > gap_deg)[0]
         if len(cuts) < 2:
             return [(xs, ys, edge)]
         # Runs of edge pixels between the gaps, in angle order: one per place an arm enters.
@@ -274,7 +305,7 @@ class ArmTracker:
         n = len(order)
         runs = [edge_index[np.arange(a + 1, b + 1 + (n if b <= a else 0)) % n]
                 for a, b in zip(cuts, np.roll(cuts, -1), strict=True)]
-        runs = [r for r in runs if len(r) >= SPLIT_MIN_EDGE_PX]
+        runs = [r for r in runs if len(r) >= min_edge_px]
         if len(runs) < 2:
             return [(xs, ys, edge)]
         reach = self.card_height_px * ARM_SCALE * SPLIT_BEYOND_PILE_CARDS

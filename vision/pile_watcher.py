@@ -51,6 +51,7 @@ from vision.arms import Arm, robust_level
 from vision.frames import Frame
 from vision.pile_cards import UNSEEN_READ_SURE, CardReading, PlayedCard, gap_s, vote_readings
 from vision.pile_fan import FanCards, UnderCard
+from vision.pile_path import card_path_angle
 from vision.pile_same_hand import ADJUST_WINDOW_S, SEAT_WINDOW_S, SameHandCards
 from vision.pile_shapes import (
     CHANGE_L1,
@@ -61,7 +62,7 @@ from vision.pile_shapes import (
     matches,
 )
 from vision.pixels import follow, l1_distance, scale_channels
-from vision.seats import vote_share
+from vision.seats import angle_deg, angular_distance_deg, vote_share
 
 
 class PileState(Enum):
@@ -192,6 +193,14 @@ APPROACH_NEAR_CARDS = 3.5
 SEAT_ARRIVAL_SHARE = 0.5
 """The seat share written for a seat named by which arm arrived last, or by an arm seen
 approaching: a choice between arms, not agreed by every frame."""
+
+PATH_MAX_OFF_DEG = 35.0
+"""A card seen sliding into place (`vision.pile_path`) came with the arm whose entry lies
+within this of the way it came, seen from the card (neighbouring seats of six lie 60 degrees
+apart). It decides between two seats' arms at the card's place (the pass of another seat's
+hand over the pile as a card lands), and names the seat of a card no arm was seen laying
+(of the arms in view before it, an arm the colour of the table lost over the pile): then the
+seat is unsure (SEAT_ARRIVAL_SHARE)."""
 
 SEAT_HOLD_WINDOW_S = 0.15
 """... in the last this many seconds before the card came to rest (earlier, a hand leaving
@@ -767,9 +776,12 @@ class PileWatcher(SameHandCards, FanCards):
     def _seat(self, hull: np.ndarray, rest_t: float) -> tuple[int | None, float | None]:
         """The seat of the arm that held the card's place just before it came to rest (the
         card was in its hand); of two or more seats' arms that held it, the one that reached
-        it last (ARRIVAL_WINDOW_S); failing that, of the arm whose tip was nearest the card,
-        the last card's hand (`_same_hand`), or the one arm seen coming (`_approached`). With
-        it, the share of the frames' votes that named it (how sure the seat is)."""
+        it last (ARRIVAL_WINDOW_S), unless the card was seen sliding in from another of them
+        (`_came_from`); failing that, of the arm whose tip was nearest the card, the last
+        card's hand (`_same_hand`), the one arm seen coming (`_approached`), or the arm in
+        view the card slid in from. Two seats' arms merged into one blob count as their parts
+        (`Arm.parts`). With it, the share of the frames' votes that named it (how sure the
+        seat is)."""
         ys, xs = np.nonzero(hull)
         xs = xs + self.region_px[0]
         ys = ys + self.region_px[1]
@@ -780,27 +792,38 @@ class PileWatcher(SameHandCards, FanCards):
         arrived: dict[int, float] = {}  # when each seat's arm reached the card's place
         held: set[int] = set()  # the seats whose arm held it (SEAT_MIN_COVER) in the window
         first_t = None
+        entries: dict[int, tuple[float, float]] = {}  # where each seat's arm entered, lately
+        close: set[int | None] = set()  # the seats whose arm's tip came near the card
         for t, arms in self.arm_history:
+            # Two seats' arms merged into one blob are each seat's part of it (`Arm.parts`).
+            seat_arms = [p for a in arms for p in a.seat_parts()]
             if rest_t - ARRIVAL_WINDOW_S <= t <= rest_t + 0.05:
                 first_t = t if first_t is None else first_t
+                entries.update((a.seat, a.entry) for a in seat_arms if a.seat is not None)
                 for a in arms:
-                    if a.seat is None:
-                        continue
-                    cover = a.covers(xs, ys)
-                    if cover >= ARRIVAL_MIN_COVER * len(xs) and a.seat not in arrived:
-                        arrived[a.seat] = -np.inf if t == first_t else t
-                    if cover >= min_cover:
-                        held.add(a.seat)
+                    whole = a.covers(xs, ys) if a.parts else 0
+                    for part in a.seat_parts():
+                        if part.seat is None:
+                            continue
+                        cover = part.covers(xs, ys)
+                        touched = cover >= ARRIVAL_MIN_COVER * len(xs)
+                        if touched and part.seat not in arrived:
+                            arrived[part.seat] = -np.inf if t == first_t else t
+                        # Where the blob held the place, the card between two arms is split
+                        # between their parts by nearness alone: each that reached it held it.
+                        if cover >= min_cover or (touched and whole >= min_cover):
+                            held.add(part.seat)
             if not rest_t - SEAT_WINDOW_S <= t <= rest_t + 0.05:
                 continue
             if t >= rest_t - SEAT_HOLD_WINDOW_S:
-                cover = [(a.covers(xs, ys), a.seat) for a in arms]
+                cover = [(a.covers(xs, ys), a.seat) for a in seat_arms]
                 cover = [c for c in cover if c[0] >= min_cover]
                 if cover:
                     holding.append(max(cover, key=lambda c: c[0])[1])
             near = [((a.tip[0] - centre[0]) ** 2 + (a.tip[1] - centre[1]) ** 2, a.seat)
-                    for a in arms]
+                    for a in seat_arms]
             near = [n for n in near if n[0] <= radius2]
+            close.update(n[1] for n in near)
             if near:
                 nearest.append(min(near, key=lambda n: n[0])[1])
         seat = vote_share(holding) if holding else vote_share(nearest)
@@ -808,11 +831,33 @@ class PileWatcher(SameHandCards, FanCards):
         if len(arrivals) >= 2 and arrivals[-1][0] - arrivals[-2][0] >= ARRIVAL_MARGIN_S \
                 and arrivals[-1][1] != seat[0]:
             seat = (arrivals[-1][1], SEAT_ARRIVAL_SHARE)
+        there = {s: e for s, e in entries.items() if s in held or s in close}
+        if len(there) >= 2:
+            # Two seats' arms at the card's place: it came with the one it slid in from.
+            came = self._came_from(hull, rest_t, centre, there)
+            if came is not None and came != seat[0]:
+                seat = (came, SEAT_ARRIVAL_SHARE)
         if seat[0] is None:
             seat = self._same_hand(rest_t)
         if seat[0] is None:
             seat = self._approached(centre, rest_t)
+        if seat[0] is None and entries:
+            came = self._came_from(hull, rest_t, centre, entries)
+            seat = (came, SEAT_ARRIVAL_SHARE) if came is not None else seat
         return seat
+
+    def _came_from(self, hull: np.ndarray, rest_t: float, centre: tuple[float, float],
+                   entries: dict[int, tuple[float, float]]) -> int | None:
+        """Of the seats whose arms entered at `entries`, the one the card slid in from
+        (`vision.pile_path`): whose entry lies, seen from the card, within PATH_MAX_OFF_DEG
+        of the way it came; None when the card was not seen sliding, or no entry lies so."""
+        path = card_path_angle(self.history, hull, rest_t, self.card_height_px,
+                               self.reference)
+        if path is None:
+            return None
+        off, seat = min((angular_distance_deg(angle_deg(e, centre), path), s)
+                        for s, e in entries.items())
+        return seat if off <= PATH_MAX_OFF_DEG else None
 
     def _approached(self, centre: tuple[float, float], rest_t: float
                     ) -> tuple[int | None, float | None]:
