@@ -169,6 +169,9 @@ def _cached(cache: Path | None, build, size: int | None = None) -> tuple[np.ndar
 PILE_SEEDS = range(5001, 5121)
 PILE_VAL_SEEDS = range(6001, 6021)
 PILE_OFFSETS_S = (0.05, 0.4, 0.9, 1.5)
+WEBCAM_PILE_SEEDS = range(7001, 7121)
+WEBCAM_PILE_VAL_SEEDS = range(9101, 9111)
+"""The webcam family's games for pile crops: seeds no evaluation or test renders (301-326)."""
 
 
 def _pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
@@ -205,15 +208,58 @@ def _pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
     return xs, ys
 
 
-def pile_crops(seeds: range, workers: int, cache: Path | None) -> tuple[np.ndarray, np.ndarray]:
-    """Crops of the pile's top card from synthetic footage games `seeds`, cached as .npz."""
+def _webcam_pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
+    """The pile's top card of a fast-hands game as the webcam family films it
+    (`synth.webcam`: tilted, a colour cast, a lamp's hotspot, the glare, exposure steps,
+    noise, soft focus), then compressed blockily (JPEG at the low qualities a 300-600 kb/s
+    stream shows) and cut at its true corners, moved a little, as the pile watcher's patch is."""
+    import cv2
+
+    from synth.footage import DEFAULT_FPS, DEFAULT_SIZE, FootageRenderer
+    from synth.scenario import random_scenario
+    from synth.webcam import WebcamLook
+    from vision.rectify import order_quad, rectify
+
+    rng = np.random.default_rng(seed)
+    scenario = random_scenario(seed, plays=24, fast_hands=True)
+    look = WebcamLook.draw(seed, scenario.length_s())
+    renderer = FootageRenderer(scenario, DEFAULT_SIZE, DEFAULT_FPS, look=look)
+    warp = look.homography(DEFAULT_SIZE)
+    rests = [c.t for c in renderer.pile_changes if c.token is not None]
+    times = [t + dt for i, t in enumerate(rests) for dt in PILE_OFFSETS_S
+             if i + 1 == len(rests) or t + dt < rests[i + 1] - 0.6]
+    xs, ys = [], []
+    for t, image, token, quad in renderer.stills(times):
+        if token is None or quad is None:
+            continue
+        seen = look.see(image, t, round(t * DEFAULT_FPS), warp)
+        corners = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64), warp)
+        corners = corners[:, 0].astype(np.float32)
+        centre = corners.mean(axis=0)
+        side = float(np.linalg.norm(corners[0] - corners[3]))
+        angle = np.deg2rad(rng.normal(0, 3))
+        turn = np.float32([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        moved = (corners - centre) @ turn.T * rng.uniform(0.92, 1.08) + centre \
+            + rng.normal(0, 0.04 * side, 2)
+        _, jpeg = cv2.imencode(".jpg", seen, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(15, 55))])
+        seen = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
+        xs.append(rectify(seen, order_quad(moved.astype(np.float32)), ordered=True))
+        ys.append(LABELS.index(token))
+    return xs, ys
+
+
+def pile_crops(seeds: range, workers: int, cache: Path | None, webcam: bool = False
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Crops of the pile's top card from synthetic footage games `seeds` (through the webcam
+    family's camera when `webcam`), cached as .npz."""
     def cut() -> tuple[np.ndarray, np.ndarray]:
         t0 = time.time()
         with Pool(workers) as pool:
-            games = pool.map(_pile_crops_of_game, list(seeds))
+            games = pool.map(_webcam_pile_crops_of_game if webcam else _pile_crops_of_game,
+                             list(seeds))
         y = np.array([label for _, ys in games for label in ys], np.int64)
-        print(f"cut {len(y)} pile crops from {len(games)} footage games in "
-              f"{time.time() - t0:.0f} s", flush=True)
+        print(f"cut {len(y)} pile crops from {len(games)} {'webcam ' * webcam}footage games "
+              f"in {time.time() - t0:.0f} s", flush=True)
         return np.stack([c for xs, _ in games for c in xs]), y
 
     return _cached(cache, cut)
@@ -539,6 +585,11 @@ def main(argv: list[str] | None = None) -> None:
                     help="add the pile's top card cut from synthetic footage (PILE_SEEDS)")
     ap.add_argument("--pile-games", type=int, default=0,
                     help="with --pile-crops: only the first this many of PILE_SEEDS (0: all)")
+    ap.add_argument("--webcam-pile-games", type=int, default=0,
+                    help="add the pile's top card cut from this many webcam-family games "
+                         "(WEBCAM_PILE_SEEDS)")
+    ap.add_argument("--webcam-pile-repeat", type=int, default=1,
+                    help="with --webcam-pile-games: shown this many times per epoch")
     ap.add_argument("--located-crops", type=int, default=0,
                     help="add crops cut by loose localiser-like boxes, a quarter of them "
                          "not_card (backs, French cards, covered faces, table)")
@@ -592,6 +643,19 @@ def main(argv: list[str] | None = None) -> None:
         xtr, ytr = np.concatenate([xtr, xpi]), np.concatenate([ytr, ypi])
         xpv, ypv = pile_crops(PILE_VAL_SEEDS, args.threads,
                               args.cache / f"pile_val_{RENDER_VERSION}_{len(PILE_VAL_SEEDS)}.npz")
+
+    xwv = ywv = None
+    if args.webcam_pile_games:
+        seeds = WEBCAM_PILE_SEEDS[:args.webcam_pile_games]
+        xwp, ywp = pile_crops(seeds, args.threads, args.cache /
+                              f"webcam_pile_{RENDER_VERSION}_{len(seeds)}.npz", webcam=True)
+        xtr, ytr = np.concatenate([xtr, *([xwp] * args.webcam_pile_repeat)]), \
+            np.concatenate([ytr, *([ywp] * args.webcam_pile_repeat)])
+        xwv, ywv = pile_crops(WEBCAM_PILE_VAL_SEEDS, args.threads, args.cache /
+                              f"webcam_pile_val_{RENDER_VERSION}_{len(WEBCAM_PILE_VAL_SEEDS)}.npz",
+                              webcam=True)
+        print(f"plus {len(ywp)} crops of the pile's top card through the webcam family "
+              f"(x{args.webcam_pile_repeat})", flush=True)
 
     if args.table_negatives:
         tables = args.table_negatives
@@ -666,6 +730,7 @@ def main(argv: list[str] | None = None) -> None:
 
     side_sets = [(name, x, y) for name, x, y in (("footage_val_acc", xfv, yfv),
                                                   ("pile_val_acc", xpv, ypv),
+                                                  ("webcam_pile_val_acc", xwv, ywv),
                                                   ("parts_val_acc", xpav, ypav),
                                                   ("print2020_val_acc", x20v, y20v),
                                                   ("located_val_acc", xlv, ylv))
@@ -721,6 +786,9 @@ def main(argv: list[str] | None = None) -> None:
         "footage_style_crops": args.footage_crops,
         "pile_crops_from_footage_seeds": f"{PILE_SEEDS.start}-{PILE_SEEDS.start + pile_games - 1}"
         if args.pile_crops else "none",
+        "webcam_pile_crops_from_seeds":
+        f"{WEBCAM_PILE_SEEDS.start}-{WEBCAM_PILE_SEEDS.start + args.webcam_pile_games - 1}"
+        if args.webcam_pile_games else "none",
         "bare_table_negatives": args.table_negatives,
         "sunburst_part_crops": args.part_crops,
         "print2020_crops": args.print2020_crops,
