@@ -174,6 +174,17 @@ WEBCAM_PILE_VAL_SEEDS = range(9101, 9111)
 """The webcam family's games for pile crops: seeds no evaluation or test renders (301-326)."""
 
 
+def _moved_quad(quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """`quad` turned a few degrees, scaled by up to 8% and shifted a little, as the pile
+    watcher's patch lies on the card."""
+    centre = quad.mean(axis=0)
+    side = float(np.linalg.norm(quad[0] - quad[3]))
+    angle = np.deg2rad(rng.normal(0, 3))
+    turn = np.float32([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    return (quad - centre) @ turn.T * rng.uniform(0.92, 1.08) + centre \
+        + rng.normal(0, 0.04 * side, 2)
+
+
 def _pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
     import cv2
 
@@ -190,12 +201,8 @@ def _pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
     for _, image, token, quad in renderer.stills(times):
         if token is None or quad is None:
             continue
-        centre = quad.mean(axis=0)
+        moved = _moved_quad(quad, rng)
         side = float(np.linalg.norm(quad[0] - quad[3]))
-        angle = np.deg2rad(rng.normal(0, 3))
-        turn = np.float32([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-        moved = (quad - centre) @ turn.T * rng.uniform(0.92, 1.08) + centre \
-            + rng.normal(0, 0.04 * side, 2)
         x0, y0 = np.maximum(np.floor(moved.min(axis=0) - side * 0.3).astype(int), 0)
         x1, y1 = np.ceil(moved.max(axis=0) + side * 0.3).astype(int)
         region = image[y0:y1, x0:x1]
@@ -235,12 +242,7 @@ def _webcam_pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
         seen = look.see(image, t, round(t * DEFAULT_FPS), warp)
         corners = cv2.perspectiveTransform(quad.reshape(-1, 1, 2).astype(np.float64), warp)
         corners = corners[:, 0].astype(np.float32)
-        centre = corners.mean(axis=0)
-        side = float(np.linalg.norm(corners[0] - corners[3]))
-        angle = np.deg2rad(rng.normal(0, 3))
-        turn = np.float32([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
-        moved = (corners - centre) @ turn.T * rng.uniform(0.92, 1.08) + centre \
-            + rng.normal(0, 0.04 * side, 2)
+        moved = _moved_quad(corners, rng)
         _, jpeg = cv2.imencode(".jpg", seen, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(15, 55))])
         seen = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
         xs.append(rectify(seen, order_quad(moved.astype(np.float32)), ordered=True))
