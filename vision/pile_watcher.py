@@ -831,10 +831,18 @@ class PileWatcher(SameHandCards, FanCards):
         if len(arrivals) >= 2 and arrivals[-1][0] - arrivals[-2][0] >= ARRIVAL_MARGIN_S \
                 and arrivals[-1][1] != seat[0]:
             seat = (arrivals[-1][1], SEAT_ARRIVAL_SHARE)
+        path: list[float | None] = []  # the card's slide (`vision.pile_path`), found once
+
+        def came_from(candidates: dict[int, tuple[float, float]]) -> int | None:
+            if not path:
+                path.append(card_path_angle(self.history, hull, rest_t, self.card_height_px,
+                                            self.reference))
+            return self._came_from(path[0], centre, candidates)
+
         there = {s: e for s, e in entries.items() if s in held or s in close}
         if len(there) >= 2:
             # Two seats' arms at the card's place: it came with the one it slid in from.
-            came = self._came_from(hull, rest_t, centre, there)
+            came = came_from(there)
             if came is not None and came != seat[0]:
                 seat = (came, SEAT_ARRIVAL_SHARE)
         if seat[0] is None:
@@ -842,17 +850,17 @@ class PileWatcher(SameHandCards, FanCards):
         if seat[0] is None:
             seat = self._approached(centre, rest_t)
         if seat[0] is None and entries:
-            came = self._came_from(hull, rest_t, centre, entries)
+            came = came_from(entries)
             seat = (came, SEAT_ARRIVAL_SHARE) if came is not None else seat
         return seat
 
-    def _came_from(self, hull: np.ndarray, rest_t: float, centre: tuple[float, float],
+    @staticmethod
+    def _came_from(path: float | None, centre: tuple[float, float],
                    entries: dict[int, tuple[float, float]]) -> int | None:
-        """Of the seats whose arms entered at `entries`, the one the card slid in from
-        (`vision.pile_path`): whose entry lies, seen from the card, within PATH_MAX_OFF_DEG
-        of the way it came; None when the card was not seen sliding, or no entry lies so."""
-        path = card_path_angle(self.history, hull, rest_t, self.card_height_px,
-                               self.reference)
+        """Of the seats whose arms entered at `entries`, the one the card slid in from: whose
+        entry lies, seen from the card, within PATH_MAX_OFF_DEG of `path`, the way it came
+        (`vision.pile_path.card_path_angle`); None when the card was not seen sliding
+        (`path` None), or no entry lies so."""
         if path is None:
             return None
         off, seat = min((angular_distance_deg(angle_deg(e, centre), path), s)
