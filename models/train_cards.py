@@ -185,6 +185,14 @@ def _moved_quad(quad: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         + rng.normal(0, 0.04 * side, 2)
 
 
+def _pile_still_times(renderer) -> list[float]:
+    """When to cut the pile's top card: PILE_OFFSETS_S after each card came to rest, while it
+    is still the top card (0.6 s before the next one lands)."""
+    rests = [c.t for c in renderer.pile_changes if c.token is not None]
+    return [t + dt for i, t in enumerate(rests) for dt in PILE_OFFSETS_S
+            if i + 1 == len(rests) or t + dt < rests[i + 1] - 0.6]
+
+
 def _pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
     import cv2
 
@@ -194,9 +202,7 @@ def _pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
 
     rng = np.random.default_rng(seed)
     renderer = FootageRenderer(random_scenario(seed, plays=24), DEFAULT_SIZE, DEFAULT_FPS)
-    rests = [c.t for c in renderer.pile_changes if c.token is not None]
-    times = [t + dt for i, t in enumerate(rests) for dt in PILE_OFFSETS_S
-             if i + 1 == len(rests) or t + dt < rests[i + 1] - 0.6]
+    times = _pile_still_times(renderer)
     xs, ys = [], []
     for _, image, token, quad in renderer.stills(times):
         if token is None or quad is None:
@@ -232,9 +238,7 @@ def _webcam_pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
     look = WebcamLook.draw(seed, scenario.length_s())
     renderer = FootageRenderer(scenario, DEFAULT_SIZE, DEFAULT_FPS, look=look)
     warp = look.homography(DEFAULT_SIZE)
-    rests = [c.t for c in renderer.pile_changes if c.token is not None]
-    times = [t + dt for i, t in enumerate(rests) for dt in PILE_OFFSETS_S
-             if i + 1 == len(rests) or t + dt < rests[i + 1] - 0.6]
+    times = _pile_still_times(renderer)
     xs, ys = [], []
     for t, image, token, quad in renderer.stills(times):
         if token is None or quad is None:
