@@ -26,7 +26,9 @@ import numpy as np
 
 from evaluation.card_data import single_card_source
 from evaluation.shared_data import shared_data_dir
+from synth.render import FACE_H, FACE_W
 from vision.locate import quad_aspect, quad_of
+from vision.rectify import order_quad
 
 UNO_FACE, UNO_BACK, PLAYING_CARD = "uno_face", "uno_back", "playing_card"
 
@@ -153,3 +155,33 @@ def _single(path: Path, source: str, token: str) -> LabelledPhoto:
         image = cv2.imread(str(path))
         quad = single_card_quad(image) if image is not None else None
     return LabelledPhoto(path, source, [LabelledCard(UNO_FACE, token, quad)])
+
+
+def cut_face(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The card at `quad` in `image`, warped upright to FACE_H x FACE_W (the renderer's face
+    size; a card may come out turned 180 degrees, which a card does not mind)."""
+    src = order_quad(quad)
+    dst = np.float32([[0, 0], [FACE_W - 1, 0], [FACE_W - 1, FACE_H - 1], [0, FACE_H - 1]])
+    return cv2.warpPerspective(image, cv2.getPerspectiveTransform(src, dst), (FACE_W, FACE_H),
+                               flags=cv2.INTER_AREA)
+
+
+def real_faces(sources: set[str], data: Path | None = None, skip_photos: tuple[str, ...] = ()
+               ) -> dict[str, list[np.ndarray]]:
+    """Faces cut out of the real photos of `sources` (but the photos named in `skip_photos`),
+    by token: every UNO face whose outline is known and that no other card covers (for footage
+    with real card faces, `synth.footage`)."""
+    faces: dict[str, list[np.ndarray]] = {}
+    for photo in labelled_photos(data):
+        if photo.source not in sources or photo.french or photo.path.name in skip_photos:
+            continue
+        cards = [c for c in photo.cards
+                 if c.kind == UNO_FACE and c.token and c.quad is not None and not c.occluded]
+        if not cards:
+            continue
+        image = cv2.imread(str(photo.path))
+        if image is None:
+            continue
+        for card in cards:
+            faces.setdefault(card.token, []).append(cut_face(image, card.quad))
+    return faces

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from bruno.review.footage import review_video
 from calibration.layout import TableLayout
+from evaluation.card_scenes import real_faces
 from evaluation.knock_data import real_knock_excerpts
 from synth.footage import DEFAULT_FPS, render_footage
 from synth.scenario import load_scenario, random_scenario
@@ -177,23 +178,29 @@ def table(s: Score, games: int) -> str:
 
 def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
              verbose: bool = False, listen: bool = True,
-             family: str = "overhead", in_picture: bool = False) -> tuple[Score, int]:
+             family: str = "overhead", in_picture: bool = False,
+             face_sources: tuple[str, ...] = ()) -> tuple[Score, int]:
     """Score the watcher on each scenario's footage. `family`: "overhead" (straight above,
     even light, high bitrate) or "webcam" (`synth.webcam`: a tilted cheap camera, drawn per
     video from the scenario's seed; it is reviewed with the camera profile a calibration of
     its table plane gives, or with `in_picture` with the same geometry as rectangles of the
-    tilted picture, as watchers without the plane would see it)."""
+    tilted picture, as watchers without the plane would see it). `face_sources`: real photo
+    sources whose cards land in place of rendered faces (`evaluation.card_scenes.real_faces`;
+    a token none of them shows is rendered)."""
     total = Score()
+    faces = real_faces(set(face_sources)) if face_sources else None
+    faces_tag = "_faces-" + "+".join(sorted(face_sources)) if face_sources else ""
     for path in paths:
         scenario = load_scenario(path)
         version = WEBCAM_VERSION if family == "webcam" else ""
-        video = cache / f"{path.stem}_{family}{version}_{size[0]}x{size[1]}.mp4"
+        video = cache / f"{path.stem}_{family}{version}_{size[0]}x{size[1]}{faces_tag}.mp4"
         truth_path = video.with_suffix(".truth.jsonl")
         look = WebcamLook.draw(scenario.seed, scenario.length_s()) \
             if family == "webcam" else None
         if not (video.exists() and truth_path.exists()):
             render_footage(scenario, video, size, DEFAULT_FPS,
-                           knock_sounds=real_knock_excerpts(48_000), look=look)
+                           knock_sounds=real_knock_excerpts(48_000), look=look,
+                           real_faces=faces)
         truth = [json.loads(line) for line in truth_path.read_text().splitlines()]
         read = TruthReader(truth[1:]) if reader == "truth" else recogniser_reader()
         layout = TableLayout()
@@ -239,6 +246,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--in-picture", action="store_true",
                         help="webcam family: watch the tilted picture itself, with the pile "
                              "and draw piles as rectangles of it, not the table plane")
+    parser.add_argument("--real-faces", default="",
+                        help="comma-separated real photo sources (cards-dev, cards-wide) whose "
+                             "cut-out cards land in place of rendered faces, e.g. svolsch,"
+                             "natnael_k; tokens they lack are rendered")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     h, w = (int(v) for v in args.size.lower().split("x"))
@@ -257,7 +268,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give scenario files or --games")
     total, games = evaluate(paths, args.reader, (h, w), args.cache, args.verbose,
                             listen=not args.no_sound, family=args.family,
-                            in_picture=args.in_picture)
+                            in_picture=args.in_picture,
+                            face_sources=tuple(s for s in args.real_faces.split(",") if s))
     print(table(total, games))
     return 0
 

@@ -24,10 +24,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from evaluation.card_scenes import SHIPPED_TEST_PHOTOS, labelled_photos
+from evaluation.card_scenes import SHIPPED_TEST_PHOTOS, cut_face, labelled_photos
 from synth.composites import CORE_SCALE, IGNORE, SIZE, BaseScene, Cutout, make_composite
-from synth.render import FACE_H, FACE_W
-from vision.rectify import order_quad
 
 CLASS_NAMES = ("background", "uno_face", "uno_back", "playing_card")
 CROP = (128, 224)
@@ -52,13 +50,6 @@ def work_dir(name: str) -> Path:
     path = root / name
     path.mkdir(parents=True, exist_ok=True)
     return path
-
-
-def _cut(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
-    src = order_quad(quad)
-    dst = np.float32([[0, 0], [FACE_W - 1, 0], [FACE_W - 1, FACE_H - 1], [0, FACE_H - 1]])
-    return cv2.warpPerspective(image, cv2.getPerspectiveTransform(src, dst), (FACE_W, FACE_H),
-                               flags=cv2.INTER_AREA)
 
 
 def training_photos(hold_out: set[str], keep_test_photos: bool):
@@ -87,7 +78,7 @@ def real_material(hold_out: set[str], keep_test_photos: bool
                                [c.kind for c in photo.cards]))
         for card in photo.cards:
             if card.kind in ("uno_face", "uno_back") and not card.occluded:
-                cutouts.append(Cutout(_cut(image, card.quad), card.kind))
+                cutouts.append(Cutout(cut_face(image, card.quad), card.kind))
     return cutouts, bases, sorted(used)
 
 

@@ -5,7 +5,8 @@
 The table comes from `synth.render` (texture, light); the two draw piles are stacks of card
 backs (black, red oval); every play is an arm-like occluder coming in from its seat's side,
 carrying a card rendered by `synth.render.render_face` in the footage's print style (see
-`footage_style`), dropping it askew and off-centre on the pile, lingering and leaving. On top:
+`footage_style`), or a card cut out of a real photo when the caller hands such faces in
+(`real_faces`), dropping it askew and off-centre on the pile, lingering and leaving. On top:
 a lighting change, passing shadows, sensor noise and H.264 compression. The webcam family
 (`synth.webcam`) films the same table through a tilted, cheap camera. The sound track has the
 knocks the caller hands over (the evaluations pass real knuckle knocks), else synthesised ones,
@@ -16,7 +17,7 @@ the first frame at which the thing is true. Everything is deterministic given th
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -189,8 +190,13 @@ class FootageRenderer:
 
     def __init__(self, scenario: Scenario, size: tuple[int, int] = DEFAULT_SIZE,
                  fps: int = DEFAULT_FPS, layout: TableLayout | None = None,
-                 look: WebcamLook | None = None) -> None:
+                 look: WebcamLook | None = None,
+                 real_faces: Mapping[str, Sequence[np.ndarray]] | None = None) -> None:
         self.scenario = scenario
+        # Faces cut out of real photos, by token (FACE_H x FACE_W BGR), handed in by the caller
+        # (this package never reads the shared data); a token without one is rendered.
+        self.real_faces = real_faces or {}
+        self._face_rng = np.random.default_rng([scenario.seed, 7])
         self.size = size
         self.fps = fps
         self.layout = layout or TableLayout()
@@ -311,7 +317,7 @@ class FootageRenderer:
             back = fanned * float(np.mean(FAN_OFFSET_CARDS)) / 2 * self.card_h
             centre = centre - np.float32([math.cos(fan_dir), math.sin(fan_dir)]) * back
         quad = card_quad(tuple(centre), self.card_h, angle)
-        face = render_face(play.card, rng, style=footage_style(rng))
+        face = self._face(play.card, rng)
         t = self._quantise(play.t)
         entry = self._entry(play.seat, centre)
         towards_seat = (entry - centre) / (np.linalg.norm(entry - centre) + 1e-6)
@@ -337,7 +343,7 @@ class FootageRenderer:
             side = np.float32([math.cos(a), math.sin(a)]) * PAIR_FAN_CARDS * self.card_h
             twin_quad = card_quad(tuple(centre + side), self.card_h,
                                   angle + float(fan.choice([-1, 1]) * fan.uniform(10, 25)))
-            twin = render_face(play.card, fan, style=footage_style(fan))
+            twin = self._face(play.card, fan)
             self.pile_changes.append(_PileChange(rest_t, twin, twin_quad, play.card))
             carried.append((twin, twin_quad))
             pile_stack.append((play.card, twin, twin_quad))
@@ -372,7 +378,7 @@ class FootageRenderer:
             angle = angle + float(rng.uniform(-FAN_TURN_DEG, FAN_TURN_DEG))
         centre = centre + np.float32([math.cos(away), math.sin(away)]) * step
         quad = card_quad(tuple(centre), self.card_h, angle)
-        face = render_face(more.card, rng, style=footage_style(rng))
+        face = self._face(more.card, rng)
         self.pile_changes.append(_PileChange(t, face, quad, more.card))
         pile_stack.append((more.card, face, quad))
         self.truth_events.append({"t": t, "kind": "card", "card": more.card, "seat": play.seat})
@@ -393,6 +399,16 @@ class FootageRenderer:
                        approach_s=step_s)
         self.reaches += [lift, reach]
         return reach, centre, angle, t
+
+    def _face(self, token: str, rng: np.random.Generator) -> np.ndarray:
+        """The face `token` lands with: rendered in the footage's print, or, where the caller
+        handed in real faces of it, one of those. The face is rendered either way, so `rng`
+        moves on alike and a game plays out the same with real faces as without."""
+        face = render_face(token, rng, style=footage_style(rng))
+        real = self.real_faces.get(token)
+        if real:
+            face = np.array(real[int(self._face_rng.integers(len(real)))], np.uint8)
+        return face
 
     # -- frames ----------------------------------------------------------------------------
 
@@ -535,20 +551,25 @@ class RenderedFootage:
 def render_footage(scenario: Scenario, out: str | Path, size: tuple[int, int] = DEFAULT_SIZE,
                    fps: int = DEFAULT_FPS, sound: bool = True, crf: int = 23,
                    knock_sounds: Sequence[np.ndarray] = (),
-                   look: WebcamLook | None = None) -> RenderedFootage:
+                   look: WebcamLook | None = None,
+                   real_faces: Mapping[str, Sequence[np.ndarray]] | None = None
+                   ) -> RenderedFootage:
     """Write `out` (MP4: H.264 video, AAC sound) and `out`.truth.jsonl; return the truth.
     The knocks are drawn from `knock_sounds` (see `synth.footage_sound.render_sound_track`).
 
     `look`: film the table through this webcam (`synth.webcam`): the frames rendered at
     `size` from straight above are warped, lit and blurred as it sees them, at its size and
-    bitrate, and `out`.camera.json says how (with the camera profile of that view)."""
+    bitrate, and `out`.camera.json says how (with the camera profile of that view).
+
+    `real_faces`: faces cut out of real card photos, by token, to land in place of rendered
+    ones (see `FootageRenderer`)."""
     import av
 
     from referee.eventlog import dumps
 
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    renderer = FootageRenderer(scenario, size, fps, look=look)
+    renderer = FootageRenderer(scenario, size, fps, look=look, real_faces=real_faces)
     h, w = look.size if look is not None else size
     warp = look.homography(size) if look is not None else None
     # faststart puts the index first, so a truncated file still opens and plays up to the cut.

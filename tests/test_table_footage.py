@@ -102,3 +102,22 @@ def test_a_scenario_with_a_seat_outside_the_table_names_it(tmp_path):
     bad.write_text(json.dumps({"players": 3, "plays": [{"t": 1, "seat": 5, "card": "r_1"}]}))
     with pytest.raises(ScenarioError, match="seat 5"):
         load_scenario(bad)
+
+
+def test_real_faces_land_in_place_of_rendered_ones_and_the_game_plays_out_the_same():
+    """A face handed in for a token is the one that lands (here a flat magenta card, which no
+    rendered face is), and everything else (the truth, every other pixel's plan) stays as it
+    was without it: real and rendered faces of one game can be compared play by play."""
+    scenario = Scenario.model_validate(SCENARIO)
+    magenta = np.full((300, 200, 3), (255, 0, 255), np.uint8)
+    rendered = FootageRenderer(scenario, TINY)
+    real = FootageRenderer(scenario, TINY, real_faces={"b_4": [magenta]})
+    assert real.truth() == rendered.truth()
+
+    def magenta_pixels(renderer: FootageRenderer) -> int:
+        last = list(renderer.frames())[-1][1].astype(int)
+        # (lit by the table's light: blue and red well over green, whatever the gain)
+        return int(np.sum((last[..., 0] - last[..., 1] > 80) & (last[..., 2] - last[..., 1] > 80)))
+
+    assert magenta_pixels(rendered) == 0
+    assert magenta_pixels(real) > 100  # both b_4 on the pile are the handed-in face

@@ -9,6 +9,7 @@ import pytest
 
 from evaluation.cards import match_scene
 from evaluation.shared_data import shared_data_dir
+from referee.cards import ALL_TOKENS
 from vision.classify import MODEL_PATH
 from vision.recognise import CardSighting, recognise
 
@@ -61,3 +62,20 @@ def test_a_sunburst_card_on_a_table_is_one_card_not_its_two_halves():
         box = (r["card"], float(r["x_center"]) * w, float(r["y_center"]) * h)
         wrong += match_scene(recognise(image), [box])[1]
     assert 20 * wrong / len(rows) <= 8, f"{wrong} wrong cards in {len(rows)} frames"
+
+
+@needs_data
+def test_real_faces_are_cut_upright_at_the_renderers_size_by_token():
+    """The cards of a real photo source as faces for synthetic footage (evaluation.
+    pile_cards_real): every token the source shows, each face portrait and mostly card (not
+    the dark cloth it lies on)."""
+    from evaluation.card_scenes import real_faces
+    from synth.render import FACE_H, FACE_W
+
+    faces = real_faces({"svolsch"})
+    assert len(faces) >= 40
+    for token, cut in faces.items():
+        assert token in ALL_TOKENS
+        for face in cut:
+            assert face.shape == (FACE_H, FACE_W, 3)
+            assert np.mean(face) > 60, f"{token}: a dark cut-out, the cloth and not the card"
