@@ -12,6 +12,14 @@ REAL_TRAIN_SCENES = "train"
 """The scenes-hemant source split trained on; `valid` is kept for evaluation."""
 
 
+def face_sources_trained_on(metadata: dict) -> set[str]:
+    """The real photo sources whose cards, cut out, a card model was trained on as faces landing
+    on synthetic footage's pile (`models.train_cards --webcam-real-faces`, in its metadata):
+    their photos are no fair test of that model."""
+    value = metadata.get("webcam_real_faces", "none") or "none"
+    return set() if value == "none" else set(value.split(","))
+
+
 def single_card_source(path: str, source: str) -> str:
     """Finer source names: nuno_ferreira's highres/set1/set2 photos differ a lot."""
     name = Path(path).name

@@ -25,7 +25,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from evaluation.card_data import REAL_TRAIN_SCENES, REAL_TRAIN_SINGLE, single_card_source
+from evaluation.card_data import (
+    REAL_TRAIN_SCENES,
+    REAL_TRAIN_SINGLE,
+    face_sources_trained_on,
+    single_card_source,
+)
 from evaluation.shared_data import shared_data_dir
 from vision.recognise import MIN_CONFIDENCE, CardSighting, recognise
 
@@ -156,9 +161,11 @@ def trained_groups() -> set[str]:
     from vision.classify import default_classifier
 
     meta = default_classifier().metadata
+    faces = face_sources_trained_on(meta)
     if int(meta.get("real_photos_trained_on", "0") or 0) == 0:
-        return set()
-    return {*REAL_TRAIN_SINGLE, f"webcam/{REAL_TRAIN_SCENES}", f"phone/{REAL_TRAIN_SCENES}"}
+        return faces
+    return {*REAL_TRAIN_SINGLE, f"webcam/{REAL_TRAIN_SCENES}", f"phone/{REAL_TRAIN_SCENES}",
+            *faces}
 
 
 def _name(key: str, trained: set[str]) -> str:
@@ -221,7 +228,7 @@ def main(argv: list[str] | None = None) -> int:
             print(tallies[k].row(_name(k, trained)))
             if k != "all" and k not in trained:
                 _merge(held, tallies[k])
-        if trained:
+        if trained and held.n:
             print(held.row("held out (not trained on)"))
             print(f"held-out confusions (label->read): {_confusion_text(held.confusions)}")
         print(f"confusions (label->read): {_confusion_text(tallies['all'].confusions)}")

@@ -18,7 +18,8 @@ import json
 import math
 import os
 import time
-from multiprocessing import Pool
+from functools import partial
+from multiprocessing import Pool, get_context
 from pathlib import Path
 
 import numpy as np
@@ -193,7 +194,11 @@ def _pile_still_times(renderer) -> list[float]:
             if i + 1 == len(rests) or t + dt < rests[i + 1] - 0.6]
 
 
-def _pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
+def pile_crops_of_game(seed: int, real_faces: dict | None = None
+                        ) -> tuple[list[np.ndarray], list[int]]:
+    """The pile's top card of a footage game (straight above), cut at its true corners moved a
+    little, as the pile watcher's patch is, JPEG-compressed; `real_faces` as for
+    `webcam_pile_crops_of_game`."""
     import cv2
 
     from synth.footage import DEFAULT_FPS, DEFAULT_SIZE, FootageRenderer
@@ -201,7 +206,8 @@ def _pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
     from vision.rectify import order_quad, rectify
 
     rng = np.random.default_rng(seed)
-    renderer = FootageRenderer(random_scenario(seed, plays=24), DEFAULT_SIZE, DEFAULT_FPS)
+    renderer = FootageRenderer(random_scenario(seed, plays=24), DEFAULT_SIZE, DEFAULT_FPS,
+                               real_faces=real_faces)
     times = _pile_still_times(renderer)
     xs, ys = [], []
     for _, image, token, quad in renderer.stills(times):
@@ -221,11 +227,14 @@ def _pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
     return xs, ys
 
 
-def _webcam_pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
+def webcam_pile_crops_of_game(seed: int, real_faces: dict | None = None
+                               ) -> tuple[list[np.ndarray], list[int]]:
     """The pile's top card of a fast-hands game as the webcam family films it
     (`synth.webcam`: tilted, a colour cast, a lamp's hotspot, the glare, exposure steps,
     noise, soft focus), then compressed blockily (JPEG at the low qualities a 300-600 kb/s
-    stream shows) and cut at its true corners, moved a little, as the pile watcher's patch is."""
+    stream shows) and cut at its true corners, moved a little, as the pile watcher's patch is.
+    `real_faces` (token -> faces cut out of real photos): those land instead of rendered ones
+    (`synth.footage.FootageRenderer`)."""
     import cv2
 
     from synth.footage import DEFAULT_FPS, DEFAULT_SIZE, FootageRenderer
@@ -236,7 +245,8 @@ def _webcam_pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
     rng = np.random.default_rng(seed)
     scenario = random_scenario(seed, plays=24, fast_hands=True)
     look = WebcamLook.draw(seed, scenario.length_s())
-    renderer = FootageRenderer(scenario, DEFAULT_SIZE, DEFAULT_FPS, look=look)
+    renderer = FootageRenderer(scenario, DEFAULT_SIZE, DEFAULT_FPS, look=look,
+                               real_faces=real_faces)
     warp = look.homography(DEFAULT_SIZE)
     times = _pile_still_times(renderer)
     xs, ys = [], []
@@ -254,15 +264,25 @@ def _webcam_pile_crops_of_game(seed: int) -> tuple[list[np.ndarray], list[int]]:
     return xs, ys
 
 
-def pile_crops(seeds: range, workers: int, cache: Path | None, webcam: bool = False
-               ) -> tuple[np.ndarray, np.ndarray]:
+def pile_crops(seeds: range, workers: int, cache: Path | None, webcam: bool = False,
+               face_sources: tuple[str, ...] = ()) -> tuple[np.ndarray, np.ndarray]:
     """Crops of the pile's top card from synthetic footage games `seeds` (through the webcam
-    family's camera when `webcam`), cached as .npz."""
+    family's camera when `webcam`, with the cards of the real photo sources `face_sources`
+    landing instead of rendered faces where they show the card), cached as .npz."""
     def cut() -> tuple[np.ndarray, np.ndarray]:
         t0 = time.time()
-        with Pool(workers) as pool:
-            games = pool.map(_webcam_pile_crops_of_game if webcam else _pile_crops_of_game,
-                             list(seeds))
+        cutter = webcam_pile_crops_of_game if webcam else pile_crops_of_game
+        if face_sources:
+            from evaluation.card_scenes import SHIPPED_TEST_PHOTOS, real_faces
+
+            # Never the photos the shipped models' tests read (tests/test_localiser.py).
+            cutter = partial(cutter, real_faces=real_faces(set(face_sources),
+                                                           skip_photos=SHIPPED_TEST_PHOTOS))
+        # Spawned, not forked, once the faces were cut here: OpenCV's thread pool, used in this
+        # process to cut them, can hang in a forked child (an evaluation's run did).
+        context = get_context("spawn" if face_sources else "fork")
+        with context.Pool(workers) as pool:
+            games = pool.map(cutter, list(seeds))
         y = np.array([label for _, ys in games for label in ys], np.int64)
         print(f"cut {len(y)} pile crops from {len(games)} {'webcam ' * webcam}footage games "
               f"in {time.time() - t0:.0f} s", flush=True)
@@ -596,6 +616,12 @@ def main(argv: list[str] | None = None) -> None:
                          "(WEBCAM_PILE_SEEDS)")
     ap.add_argument("--webcam-pile-repeat", type=int, default=1,
                     help="with --webcam-pile-games: shown this many times per epoch")
+    ap.add_argument("--webcam-real-faces", default="",
+                    help="comma-separated real photo sources (never the ones a model is "
+                         "scored on) whose cut-out cards land on the pile of "
+                         "--webcam-real-games more webcam-family games")
+    ap.add_argument("--webcam-real-games", type=int, default=0,
+                    help="with --webcam-real-faces: this many games (WEBCAM_PILE_SEEDS)")
     ap.add_argument("--located-crops", type=int, default=0,
                     help="add crops cut by loose localiser-like boxes, a quarter of them "
                          "not_card (backs, French cards, covered faces, table)")
@@ -662,6 +688,17 @@ def main(argv: list[str] | None = None) -> None:
                               webcam=True)
         print(f"plus {len(ywp)} crops of the pile's top card through the webcam family "
               f"(x{args.webcam_pile_repeat})", flush=True)
+
+    face_sources = tuple(sorted(f for f in args.webcam_real_faces.split(",") if f))
+    if face_sources and args.webcam_real_games:
+        seeds = WEBCAM_PILE_SEEDS[:args.webcam_real_games]
+        xwr, ywr = pile_crops(seeds, args.threads, args.cache /
+                              f"webcam_real_{RENDER_VERSION}_{len(seeds)}_no-test-photos_"
+                              f"{'+'.join(face_sources)}.npz", webcam=True,
+                              face_sources=face_sources)
+        xtr, ytr = np.concatenate([xtr, xwr]), np.concatenate([ytr, ywr])
+        print(f"plus {len(ywr)} crops of the pile's top card through the webcam family, "
+              f"with the cards of {', '.join(face_sources)}", flush=True)
 
     if args.table_negatives:
         tables = args.table_negatives
@@ -795,6 +832,8 @@ def main(argv: list[str] | None = None) -> None:
         "webcam_pile_crops_from_seeds":
         f"{WEBCAM_PILE_SEEDS.start}-{WEBCAM_PILE_SEEDS.start + args.webcam_pile_games - 1}"
         if args.webcam_pile_games else "none",
+        "webcam_real_faces": ",".join(face_sources) if args.webcam_real_games else "none",
+        "webcam_real_games": args.webcam_real_games if face_sources else 0,
         "bare_table_negatives": args.table_negatives,
         "sunburst_part_crops": args.part_crops,
         "print2020_crops": args.print2020_crops,

@@ -1,0 +1,124 @@
+"""How well the card reader reads REAL card faces on the pile, through a cheap webcam or overhead.
+
+    python -m models.pile_cards_real [--model PATH | --fold-models DIR] [--overhead]
+
+The webcam family's footage lands cards rendered by `synth.render`; the tables we are measured
+on land cards photographed by other people. This puts the two side by side on the same games:
+the pile's top card of the held-out webcam-family games (`models.train_cards`'
+WEBCAM_PILE_VAL_SEEDS, never trained on), cut as the pile watcher's patch is
+(`webcam_pile_crops_of_game`), once with rendered faces and once per fold of real photo
+sources (`models.train_localiser.FOLDS`) with that fold's cards cut out of its photos landing
+instead (`evaluation.card_scenes.real_faces`; a token the fold's photos lack is left out of
+its score). Each crop is read as `vision.recognise` reads a card (the crop and its 180° turn,
+averaged) by the shipped model or `--model`, or, with `--fold-models DIR`, each fold by
+`DIR/cards-<fold>.onnx`, a model that never saw that fold's photos.
+
+`--overhead`: the same with the overhead family's footage (straight above, even light;
+`pile_crops_of_game`, games PILE_VAL_SEEDS).
+
+Reported per set: cards read right, the share read at 0.9 or more and how many of those are
+right (what a penalty rests on), and the commonest misreadings.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from dataclasses import dataclass
+from functools import partial
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+
+from evaluation.card_scenes import real_faces
+from models.train_cards import (
+    LABELS,
+    PILE_VAL_SEEDS,
+    WEBCAM_PILE_VAL_SEEDS,
+    pile_crops_of_game,
+    webcam_pile_crops_of_game,
+)
+from models.train_localiser import FOLDS
+from vision.classify import MODEL_PATH, CardClassifier
+
+SURE = 0.9
+"""The reading bar a penalty rests on (the referee's default confidence bar)."""
+
+
+@dataclass
+class ReadScore:
+    name: str
+    crops: int
+    right: int
+    sure: int
+    sure_right: int
+    misreadings: list[tuple[tuple[str, str], int]]
+
+    def row(self) -> str:
+        def pct(n: int, d: int) -> str:
+            return f"{100 * n / d:.1f}%" if d else "-"
+
+        worst = ", ".join(f"{a}→{b} {n}" for (a, b), n in self.misreadings[:4]) or "-"
+        return (f"| {self.name} | {self.crops} | {pct(self.right, self.crops)} | "
+                f"{pct(self.sure, self.crops)} | {pct(self.sure_right, self.sure)} | {worst} |")
+
+
+def pile_crops(faces: dict | None, overhead: bool = False, workers: int = 2
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(crops, label indices) of the held-out games' pile, with `faces` landing if given."""
+    cutter, seeds = (pile_crops_of_game, PILE_VAL_SEEDS) if overhead else \
+        (webcam_pile_crops_of_game, WEBCAM_PILE_VAL_SEEDS)
+    # Spawned, not forked: OpenCV's thread pool, already used here to cut the faces, can hang
+    # in a forked child (one run of this hung so).
+    with get_context("spawn").Pool(workers) as pool:
+        games = pool.map(partial(cutter, real_faces=faces), list(seeds))
+    return (np.stack([c for crops, _ in games for c in crops]),
+            np.array([y for _, ys in games for y in ys]))
+
+
+def read(model: Path, name: str, crops: np.ndarray, labels: np.ndarray,
+         tokens: set[str] | None = None) -> ReadScore:
+    """Score `model` on `crops` (only those of `tokens`, when given)."""
+    if tokens is not None:
+        keep = np.array([LABELS[y] in tokens for y in labels])
+        crops, labels = crops[keep], labels[keep]
+    classifier = CardClassifier(model, threads=2)
+    both = (classifier.probabilities(crops)
+            + classifier.probabilities(np.ascontiguousarray(crops[:, ::-1, ::-1]))) / 2
+    said = [classifier.labels[i] for i in both.argmax(axis=1)]
+    truth = [LABELS[y] for y in labels]
+    right = np.array([s == t for s, t in zip(said, truth, strict=True)])
+    sure = both.max(axis=1) >= SURE
+    wrong = Counter((t, s) for s, t, r in zip(said, truth, right, strict=True) if not r)
+    return ReadScore(name, len(labels), int(right.sum()), int(sure.sum()),
+                     int((right & sure).sum()), wrong.most_common())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m models.pile_cards_real",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--model", type=Path, default=MODEL_PATH)
+    parser.add_argument("--fold-models", type=Path, default=None,
+                        help="read each fold with DIR/cards-<fold>.onnx (trained without it)")
+    parser.add_argument("--folds", default=",".join(FOLDS))
+    parser.add_argument("--overhead", action="store_true",
+                        help="the overhead family's footage instead of the webcam's")
+    args = parser.parse_args(argv)
+    print("| faces | crops | read right | read at >= 0.9 | right of those | commonest "
+          "misreadings |\n| --- | ---: | ---: | ---: | ---: | --- |", flush=True)
+    crops, labels = pile_crops(None, args.overhead)
+    print(read(args.model, "rendered", crops, labels).row(), flush=True)
+    for fold in (f for f in args.folds.split(",") if f):
+        faces = real_faces(set(FOLDS[fold]))
+        if not faces:
+            print(f"| {fold} | no photos of this fold (../shared/data missing?) | | | | |")
+            continue
+        model = args.fold_models / f"cards-{fold}.onnx" if args.fold_models else args.model
+        crops, labels = pile_crops(faces, args.overhead)
+        print(read(model, f"{fold} (real)", crops, labels, set(faces)).row(), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
