@@ -39,13 +39,17 @@ clean:
 # crops in the synthetic footage's print and on the pile's top card cut from synthetic footage,
 # then once more with what the locator finds on bare tables (gingham among them) as not_card,
 # then with the top and bottom parts of sunburst cards labelled with their card (and more
-# bare tables, cut as today's locator cuts them), and last with cards in the 2020s print (heavy
-# italic digits with a shadow; needs Pillow and fonts-dejavu-core); writes models/cards.onnx.
+# bare tables, cut as today's locator cuts them), then with cards in the 2020s print (heavy
+# italic digits with a shadow; needs Pillow and fonts-dejavu-core), then with crops cut by
+# loose, localiser-like boxes, and last with the pile's top card through the webcam family,
+# rendered and with the cards of real photos landing on it (REAL_FACE_SOURCES, cut out of
+# ../shared/data's photos); writes models/cards.onnx (models/MODEL_CARD.md, steps 1-7).
 # Then the card localiser (models/train_localiser.py, about 15 CPU-minutes; its work files go
 # to $BRUNO_CARDS_LAB, default /tmp/bruno-cards-lab, and a stopped run resumes there); writes
 # models/localiser.onnx. It reads the real photos in ../shared/data when they are there.
 # torch lives in its own venv (.venv-train); the runtime never imports it.
 TRAIN_VENV := .venv-train
+REAL_FACE_SOURCES := aiswarya_flip,mabrao,natnael_k,nuno_highres,nuno_set1,nuno_set2,omar_masri_bicocca,r3xol_row,soloskino1,svolsch
 .PHONY: train-cards
 train-cards:
 	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
@@ -68,7 +72,12 @@ train-cards:
 	$(TRAIN_VENV)/bin/python -m models.train_cards --init-onnx /tmp/bruno-cards-print2020.onnx \
 		--train 3000 --val 600 --footage-crops 1000 --pile-crops --pile-games 25 \
 		--table-negatives 100 --part-crops 600 --print2020-crops 1000 --located-crops 5000 \
-		--loose-real --epochs 2 --lr 5e-4 --threads 1
+		--loose-real --epochs 2 --lr 5e-4 --threads 1 --out /tmp/bruno-cards-located.onnx
+	$(TRAIN_VENV)/bin/python -m models.train_cards --init-onnx /tmp/bruno-cards-located.onnx \
+		--train 3000 --val 600 --footage-crops 1000 --pile-crops --pile-games 25 \
+		--table-negatives 100 --part-crops 600 --print2020-crops 1000 --located-crops 5000 \
+		--loose-real --webcam-pile-games 40 --webcam-real-games 40 \
+		--webcam-real-faces $(REAL_FACE_SOURCES) --epochs 2 --lr 5e-4 --threads 2
 	$(TRAIN_VENV)/bin/python -m models.train_localiser --keep-test-photos --epochs 4 \
 		--out /tmp/bruno-localiser-base.onnx
 	$(TRAIN_VENV)/bin/python -m models.train_localiser --keep-test-photos --images 4000 \

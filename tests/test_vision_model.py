@@ -63,3 +63,17 @@ def test_the_model_reads_no_card_on_bare_tables_it_was_not_trained_on():
     read = [s.card for seed in range(8001, 8021)
             for s in recognise(render_bare_table(720, 1280, np.random.default_rng(seed)), clf)]
     assert read == []
+
+
+@needs_model
+def test_the_model_names_the_photo_sources_whose_cards_it_trained_on():
+    """The seventh step landed the cards of real photo sources on rendered footage; the model
+    says which, so evaluations mark those photos as no fair test, and the sources the shipped
+    tests read as never seen (held cards, light tables, French decks) are not among them."""
+    from evaluation.card_data import face_sources_trained_on
+
+    sources = face_sources_trained_on(CardClassifier().metadata)
+    assert "omar_masri_bicocca" in sources
+    assert not sources & {"stefanpe95_webcam", "alinivan_mdx", "afsah_minimalista", "french_dev"}
+    assert face_sources_trained_on({}) == set()
+    assert face_sources_trained_on({"webcam_real_faces": "none"}) == set()
