@@ -166,6 +166,18 @@ def cut_face(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
                                flags=cv2.INTER_AREA)
 
 
+def _has_real_face(card: LabelledCard) -> bool:
+    return card.kind == UNO_FACE and bool(card.token) and card.quad is not None \
+        and not card.occluded
+
+
+def real_face_sources(data: Path | None = None) -> set[str]:
+    """The real photo sources that have cards `real_faces` can cut out (empty without the
+    shared data)."""
+    return {photo.source for photo in labelled_photos(data)
+            if not photo.french and any(_has_real_face(c) for c in photo.cards)}
+
+
 def real_faces(sources: set[str], data: Path | None = None, skip_photos: tuple[str, ...] = ()
                ) -> dict[str, list[np.ndarray]]:
     """Faces cut out of the real photos of `sources` (but the photos named in `skip_photos`),
@@ -175,8 +187,7 @@ def real_faces(sources: set[str], data: Path | None = None, skip_photos: tuple[s
     for photo in labelled_photos(data):
         if photo.source not in sources or photo.french or photo.path.name in skip_photos:
             continue
-        cards = [c for c in photo.cards
-                 if c.kind == UNO_FACE and c.token and c.quad is not None and not c.occluded]
+        cards = [c for c in photo.cards if _has_real_face(c)]
         if not cards:
             continue
         image = cv2.imread(str(photo.path))

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from bruno.review.footage import review_video
 from calibration.layout import TableLayout
-from evaluation.card_scenes import real_faces
+from evaluation.card_scenes import real_face_sources, real_faces
 from evaluation.knock_data import real_knock_excerpts
 from synth.footage import DEFAULT_FPS, render_footage
 from synth.scenario import load_scenario, random_scenario
@@ -188,7 +188,7 @@ def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
     sources whose cards land in place of rendered faces (`evaluation.card_scenes.real_faces`;
     a token none of them shows is rendered)."""
     total = Score()
-    faces = real_faces(set(face_sources)) if face_sources else None
+    faces: dict | None = None  # cut once, and only when a video must be rendered
     faces_tag = "_faces-" + "+".join(sorted(face_sources)) if face_sources else ""
     for path in paths:
         scenario = load_scenario(path)
@@ -198,6 +198,8 @@ def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
         look = WebcamLook.draw(scenario.seed, scenario.length_s()) \
             if family == "webcam" else None
         if not (video.exists() and truth_path.exists()):
+            if face_sources and faces is None:
+                faces = real_faces(set(face_sources))
             render_footage(scenario, video, size, DEFAULT_FPS,
                            knock_sounds=real_knock_excerpts(48_000), look=look,
                            real_faces=faces)
@@ -266,10 +268,17 @@ def main(argv: list[str] | None = None) -> int:
             paths.append(path)
     if not paths:
         parser.error("give scenario files or --games")
+    face_sources = tuple(s for s in args.real_faces.split(",") if s)
+    known = real_face_sources()
+    unknown = set(face_sources) - known
+    if unknown:
+        parser.error(f"--real-faces: no outlined UNO cards in {', '.join(sorted(unknown))}; "
+                     "the sources with them: "
+                     f"{', '.join(sorted(known)) or 'none (../shared/data is missing)'}")
     total, games = evaluate(paths, args.reader, (h, w), args.cache, args.verbose,
                             listen=not args.no_sound, family=args.family,
                             in_picture=args.in_picture,
-                            face_sources=tuple(s for s in args.real_faces.split(",") if s))
+                            face_sources=face_sources)
     print(table(total, games))
     return 0
 

@@ -6,7 +6,7 @@ The webcam family's footage lands cards rendered by `synth.render`; the tables w
 on land cards photographed by other people. This puts the two side by side on the same games:
 the pile's top card of the held-out webcam-family games (`models.train_cards`'
 WEBCAM_PILE_VAL_SEEDS, never trained on), cut as the pile watcher's patch is
-(`webcam_pile_crops_of_game`), once with rendered faces and once per fold of real photo
+(`models.train_cards.pile_crops`), once with rendered faces and once per fold of real photo
 sources (`models.train_localiser.FOLDS`) with that fold's cards cut out of its photos landing
 instead (`evaluation.card_scenes.real_faces`; a token the fold's photos lack is left out of
 its score). Each crop is read as `vision.recognise` reads a card (the crop and its 180° turn,
@@ -14,7 +14,7 @@ averaged) by the shipped model or `--model`, or, with `--fold-models DIR`, each 
 `DIR/cards-<fold>.onnx`, a model that never saw that fold's photos.
 
 `--overhead`: the same with the overhead family's footage (straight above, even light;
-`pile_crops_of_game`, games PILE_VAL_SEEDS).
+games PILE_VAL_SEEDS).
 
 Reported per set: cards read right, the share read at 0.9 or more and how many of those are
 right (what a penalty rests on), and the commonest misreadings.
@@ -25,20 +25,12 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 from dataclasses import dataclass
-from functools import partial
-from multiprocessing import get_context
 from pathlib import Path
 
 import numpy as np
 
 from evaluation.card_scenes import real_faces
-from models.train_cards import (
-    LABELS,
-    PILE_VAL_SEEDS,
-    WEBCAM_PILE_VAL_SEEDS,
-    pile_crops_of_game,
-    webcam_pile_crops_of_game,
-)
+from models.train_cards import LABELS, PILE_VAL_SEEDS, WEBCAM_PILE_VAL_SEEDS, pile_crops
 from models.train_localiser import FOLDS
 from vision.classify import MODEL_PATH, CardClassifier
 
@@ -64,17 +56,10 @@ class ReadScore:
                 f"{pct(self.sure, self.crops)} | {pct(self.sure_right, self.sure)} | {worst} |")
 
 
-def pile_crops(faces: dict | None, overhead: bool = False, workers: int = 2
-               ) -> tuple[np.ndarray, np.ndarray]:
+def held_out_pile(faces: dict | None, overhead: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """(crops, label indices) of the held-out games' pile, with `faces` landing if given."""
-    cutter, seeds = (pile_crops_of_game, PILE_VAL_SEEDS) if overhead else \
-        (webcam_pile_crops_of_game, WEBCAM_PILE_VAL_SEEDS)
-    # Spawned, not forked: OpenCV's thread pool, already used here to cut the faces, can hang
-    # in a forked child (one run of this hung so).
-    with get_context("spawn").Pool(workers) as pool:
-        games = pool.map(partial(cutter, real_faces=faces), list(seeds))
-    return (np.stack([c for crops, _ in games for c in crops]),
-            np.array([y for _, ys in games for y in ys]))
+    seeds = PILE_VAL_SEEDS if overhead else WEBCAM_PILE_VAL_SEEDS
+    return pile_crops(seeds, 2, None, webcam=not overhead, faces=faces)
 
 
 def read(model: Path, name: str, crops: np.ndarray, labels: np.ndarray,
@@ -105,17 +90,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--overhead", action="store_true",
                         help="the overhead family's footage instead of the webcam's")
     args = parser.parse_args(argv)
+    folds = [f for f in args.folds.split(",") if f]
+    unknown = [f for f in folds if f not in FOLDS]
+    if unknown:
+        parser.error(f"--folds: no fold {', '.join(unknown)}; the folds: {', '.join(FOLDS)}")
+    models = [args.model] + [args.fold_models / f"cards-{f}.onnx" for f in folds
+                             if args.fold_models]
+    missing = [str(m) for m in models if not m.is_file()]
+    if missing:
+        parser.error(f"no card model at {', '.join(missing)}")
     print("| faces | crops | read right | read at >= 0.9 | right of those | commonest "
           "misreadings |\n| --- | ---: | ---: | ---: | ---: | --- |", flush=True)
-    crops, labels = pile_crops(None, args.overhead)
+    crops, labels = held_out_pile(None, args.overhead)
     print(read(args.model, "rendered", crops, labels).row(), flush=True)
-    for fold in (f for f in args.folds.split(",") if f):
+    for fold in folds:
         faces = real_faces(set(FOLDS[fold]))
         if not faces:
             print(f"| {fold} | no photos of this fold (../shared/data missing?) | | | | |")
             continue
         model = args.fold_models / f"cards-{fold}.onnx" if args.fold_models else args.model
-        crops, labels = pile_crops(faces, args.overhead)
+        crops, labels = held_out_pile(faces, args.overhead)
         print(read(model, f"{fold} (real)", crops, labels, set(faces)).row(), flush=True)
     return 0
 

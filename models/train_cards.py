@@ -265,22 +265,18 @@ def webcam_pile_crops_of_game(seed: int, real_faces: dict | None = None
 
 
 def pile_crops(seeds: range, workers: int, cache: Path | None, webcam: bool = False,
-               face_sources: tuple[str, ...] = ()) -> tuple[np.ndarray, np.ndarray]:
+               faces: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Crops of the pile's top card from synthetic footage games `seeds` (through the webcam
-    family's camera when `webcam`, with the cards of the real photo sources `face_sources`
+    family's camera when `webcam`, with `faces` (token -> cards cut out of real photos)
     landing instead of rendered faces where they show the card), cached as .npz."""
     def cut() -> tuple[np.ndarray, np.ndarray]:
         t0 = time.time()
         cutter = webcam_pile_crops_of_game if webcam else pile_crops_of_game
-        if face_sources:
-            from evaluation.card_scenes import SHIPPED_TEST_PHOTOS, real_faces
-
-            # Never the photos the shipped models' tests read (tests/test_localiser.py).
-            cutter = partial(cutter, real_faces=real_faces(set(face_sources),
-                                                           skip_photos=SHIPPED_TEST_PHOTOS))
-        # Spawned, not forked, once the faces were cut here: OpenCV's thread pool, used in this
-        # process to cut them, can hang in a forked child (an evaluation's run did).
-        context = get_context("spawn" if face_sources else "fork")
+        if faces:
+            cutter = partial(cutter, real_faces=faces)
+        # Spawned, not forked, when faces were cut in this process: OpenCV's thread pool, used
+        # to cut them, can hang in a forked child (an evaluation's run did).
+        context = get_context("spawn" if faces else "fork")
         with context.Pool(workers) as pool:
             games = pool.map(cutter, list(seeds))
         y = np.array([label for _, ys in games for label in ys], np.int64)
@@ -690,12 +686,26 @@ def main(argv: list[str] | None = None) -> None:
               f"(x{args.webcam_pile_repeat})", flush=True)
 
     face_sources = tuple(sorted(f for f in args.webcam_real_faces.split(",") if f))
-    if face_sources and args.webcam_real_games:
+    if not args.webcam_real_games:
+        face_sources = ()
+    if face_sources:
+        from evaluation.card_scenes import SHIPPED_TEST_PHOTOS, real_face_sources, real_faces
+
+        known = real_face_sources()
+        if known and not set(face_sources) <= known:
+            ap.error(f"--webcam-real-faces: no outlined UNO cards in "
+                     f"{', '.join(sorted(set(face_sources) - known))}; "
+                     f"the sources with them: {', '.join(sorted(known))}")
+        # Never the photos the shipped models' tests read (tests/test_localiser.py).
+        faces = real_faces(set(face_sources), skip_photos=SHIPPED_TEST_PHOTOS)
+        if not faces:
+            print("no real photos (../shared/data): no pile crops with real cards", flush=True)
+            face_sources = ()
+    if face_sources:
         seeds = WEBCAM_PILE_SEEDS[:args.webcam_real_games]
         xwr, ywr = pile_crops(seeds, args.threads, args.cache /
                               f"webcam_real_{RENDER_VERSION}_{len(seeds)}_no-test-photos_"
-                              f"{'+'.join(face_sources)}.npz", webcam=True,
-                              face_sources=face_sources)
+                              f"{'+'.join(face_sources)}.npz", webcam=True, faces=faces)
         xtr, ytr = np.concatenate([xtr, xwr]), np.concatenate([ytr, ywr])
         print(f"plus {len(ywr)} crops of the pile's top card through the webcam family, "
               f"with the cards of {', '.join(face_sources)}", flush=True)
@@ -832,7 +842,7 @@ def main(argv: list[str] | None = None) -> None:
         "webcam_pile_crops_from_seeds":
         f"{WEBCAM_PILE_SEEDS.start}-{WEBCAM_PILE_SEEDS.start + args.webcam_pile_games - 1}"
         if args.webcam_pile_games else "none",
-        "webcam_real_faces": ",".join(face_sources) if args.webcam_real_games else "none",
+        "webcam_real_faces": ",".join(face_sources) or "none",
         "webcam_real_games": args.webcam_real_games if face_sources else 0,
         "bare_table_negatives": args.table_negatives,
         "sunburst_part_crops": args.part_crops,
