@@ -22,6 +22,13 @@ class PlayedCard:
     seat_share: float | None = None  # of the frames' votes, those that named `seat`
     caught_up_t: float = float("inf")
     """When the reference around it was caught up (a hand taken in with it is gone from it)."""
+    landed_t: float | None = None
+    """When it landed, where a hand hid it until after (`vision.pile_landing`): its event's
+    `t`. The watcher's own windows keep `t_s`, when its patch came to rest as seen."""
+
+    @property
+    def event_t(self) -> float:
+        return self.t_s if self.landed_t is None else self.landed_t
 
 
 def gap_s(later: float, earlier: float) -> float:

@@ -51,6 +51,7 @@ from vision.arms import Arm, robust_level
 from vision.frames import Frame
 from vision.pile_cards import UNSEEN_READ_SURE, CardReading, PlayedCard, gap_s, vote_readings
 from vision.pile_fan import FanCards, UnderCard
+from vision.pile_landing import hull_points, landed_at
 from vision.pile_path import card_path_angle
 from vision.pile_same_hand import ADJUST_WINDOW_S, SEAT_WINDOW_S, SameHandCards
 from vision.pile_shapes import (
@@ -209,6 +210,9 @@ the card before may cover more of the place than the card still on its way)."""
 CATCH_UP_CARDS = 0.35
 """Once no hand is over the pile, the reference takes in the pile as it is this far (card
 heights) around a card just confirmed."""
+
+ONE_CARD_MAX = 2.0
+"""A patch up to this many cards' area is one card (more: cards put down at once, a fan)."""
 
 READ_FRAMES = 3
 """A new card is read in this many of the latest still frames, and the readings voted on."""
@@ -510,6 +514,14 @@ class PileWatcher(SameHandCards, FanCards):
         settled = self._settle_waiting(rest_t)  # the card before is read now, or never
         self.hand_left = False
         played = PlayedCard(None, seat, rest_t, hull, self.reference.copy(), seat_share)
+        # A hand that lingered on its card hid it until it left (`vision.pile_landing`).
+        landed_t = landed_at(self.arm_history, hull_points(hull, self.region_px[:2]), seat,
+                             rest_t, self.card_height_px,
+                             not_before=last.event_t if last is not None else float("-inf"))
+        # Not for a patch bigger than a card: cards put down at once landed one by one
+        # under the stopped hand, the top one last.
+        one_card = hull.sum() <= ONE_CARD_MAX * self.card_area
+        played.landed_t = landed_t if landed_t < rest_t and one_card else None
         self.played.append(played)
         del self.played[:-8]
         self._adopt(crop, hull)
@@ -702,10 +714,14 @@ class PileWatcher(SameHandCards, FanCards):
         # A seat every frame agreed on is written as sure (no field): the log stays as it was.
         share = played.seat_share
         seat_confidence = None if share is None or share >= 1.0 else round(share, 2)
-        return [*self._fan_events(waiting),
-                CardPlayed(round(played.t_s, 4), card=Card.parse(reading.card), seat=played.seat,
-                           confidence=round(reading.confidence, 3), alternatives=alternatives,
-                           seat_confidence=seat_confidence)]
+        under = self._fan_events(waiting)
+        # A fan's cards landed one by one under the stopped hand: its stop says when the first
+        # did, not the top one, which keeps its rest time.
+        t = played.t_s if under else played.event_t
+        return [*under,
+                CardPlayed(round(t, 4), card=Card.parse(reading.card),
+                           seat=played.seat, confidence=round(reading.confidence, 3),
+                           alternatives=alternatives, seat_confidence=seat_confidence)]
 
     def _remainder_of_last(self, played: PlayedCard, reading: CardReading) -> bool:
         """Is a barely readable card by the seat that laid the card before it moments earlier
