@@ -578,8 +578,7 @@ class PileWatcher(SameHandCards, FanCards):
         waiting.last_read_t = frame.t_s
         self._look_at_fan(waiting, frame)  # is it a fan's top card (`vision.pile_fan`)?
         readings = [r for r in (self._read(place, [frame]) for place in places) if r is not None]
-        sure = [r for r in readings if r.confidence >= self.read_sure]
-        reading = sure[0] if sure else max(readings, key=lambda r: r.confidence, default=None)
+        reading = max(readings, key=lambda r: r.confidence, default=None)
         waiting.clean_frames += 1
         played = waiting.played
         waiting.stayed.append(
@@ -645,13 +644,14 @@ class PileWatcher(SameHandCards, FanCards):
         return True
 
     def _whole_card(self, played: PlayedCard) -> list[np.ndarray]:
-        """Where the card lies now that nothing covers it, as places to read it in order (the
-        first that reads sure is taken, else the surest): the patch of what differs from the
-        pile before it came, near where it was confirmed (the confirmed patch when that is not
-        card-shaped); when that is not one card's size, first the card fitted to the differing
-        pixels. A sure reading of one card's place beats one of a bigger patch, which may take
-        in the card beside it; but the fit goes astray when little of the card differs, and
-        then it reads nothing sure."""
+        """Where the card lies now that nothing covers it, as places to read it (the surest
+        reading is taken): the patch of what differs from the pile before it came, near where
+        it was confirmed (the confirmed patch when that is not card-shaped); when that is not
+        one card's size, also the card fitted to the differing pixels. The fit goes astray when
+        little of the card differs, and its crop, cut too tight, can read sure and wrong: the
+        first sure reading used to be taken, the fit's before the patch's, and on webcam games
+        301-306 four cards the patch read at 1.00 were read from the fit at 0.52-0.64 (b_4 as
+        b_1); taking the surest put 136 -> 140 cards right there, 161 -> 162 on 311-316."""
         near = grown(played.hull, round(WHOLE_CARD_REACH_CARDS * self.card_height_px))
         differs = (l1_distance(self.previous, played.before) > CHANGE_L1) & near
         whole = self._card_patch(differs)
