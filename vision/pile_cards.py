@@ -4,7 +4,6 @@ read: kept apart so that the watcher and its mixins (`vision.pile_same_hand`,
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,10 +53,14 @@ that read 0.55 and 0.57 (game 306, 54.9 and 56.2 s)."""
 
 
 def vote_readings(readings: list[CardReading]) -> CardReading | None:
-    """The card most readings agree on; its confidence discounted by the disagreement."""
+    """The card whose readings' confidences add up highest (their mean over all readings is
+    its confidence: discounted by the disagreement)."""
     if not readings:
         return None
-    card, _ = Counter(r.card for r in readings).most_common(1)[0]
+    weight: dict[str, float] = {}
+    for r in readings:
+        weight[r.card] = weight.get(r.card, 0.0) + r.confidence
+    card = max(weight, key=weight.__getitem__)  # on a tie, the first read
     chosen = [r for r in readings if r.card == card]
     confidence = float(np.mean([r.confidence for r in chosen])) * len(chosen) / len(readings)
     others = [r.card for r in readings if r.card != card]
