@@ -268,6 +268,10 @@ on the webcam games 301-306 (second family, 3 December) three such changes read 
 all phantom plays (301 48.8 s, the part of a nudged card its hand had covered; 302 5.5 s and
 33.8 s), and no real card in 301-306 or 311-316 read under 0.45 after its seat's last card."""
 
+TAKEN_BACK_OVERLAP = 0.5
+"""A new card that reads as the card under the top one is that card uncovered when at least
+this share of the smaller of its patch and the top card's overlap (`_taken_back_by`)."""
+
 READ_PAD_CARDS = 0.15
 """The crop given to the reader is the card's patch turned square to the image, with this
 fraction of its size added on each side: the reader may read the patch itself as the card, or
@@ -712,6 +716,9 @@ class PileWatcher(SameHandCards, FanCards):
             if played in self.played:
                 self.played.remove(played)
             return []
+        taken_back = self._taken_back_by(played, reading)
+        if taken_back is not None:
+            return [taken_back]
         played.card = reading.card
         alternatives = (reading.runner_up,) if reading.runner_up else ()
         # A seat every frame agreed on is written as sure (no field): the log stays as it was.
@@ -725,6 +732,32 @@ class PileWatcher(SameHandCards, FanCards):
                 CardPlayed(round(t, 4), card=Card.parse(reading.card),
                            seat=played.seat, confidence=round(reading.confidence, 3),
                            alternatives=alternatives, seat_confidence=seat_confidence)]
+
+    def _taken_back_by(self, played: PlayedCard, reading: CardReading) -> CardRemoved | None:
+        """Is the new card the card under the top one, showing again because the top card's
+        hand took it back? Its seat laid the top card, its patch lies where the top card lay
+        (TAKEN_BACK_OVERLAP of the smaller), and it reads surely as the card under the top
+        one. The pixel test in `_confirm` misses a take-back when the light changed while the
+        top card lay there (a drifting hotspot, an exposure step): the card under it came out
+        as a sure new play (rendered webcam game 314 at 35.5 s), though once the light had
+        settled all of its patch showed the pile before the top card again. So, with the
+        reading, half of its patch must show that (REMOVAL_MAYBE_MATCH): a card like the one
+        under the top one laid by the same hand in a multi-card play lands elsewhere (multi-card
+        seeds 4-6: 21-25 % of the patch). Then the top card is taken back (`card_removed`, at
+        the new card's rest time)."""
+        if len(self.played) < 3 or self.played[-1] is not played:
+            return None
+        top, under = self.played[-2], self.played[-3]
+        if top.card is None or under.card != reading.card or played.seat is None or \
+                played.seat != top.seat or reading.confidence < self.read_sure:
+            return None
+        overlap = (played.hull & top.hull).sum() / max(min(played.hull.sum(), top.hull.sum()), 1)
+        if overlap < TAKEN_BACK_OVERLAP:
+            return None
+        if not self._shows_before(self.previous, top, played.hull, REMOVAL_MAYBE_MATCH):
+            return None  # another card like it, laid elsewhere (a multi-card play's third)
+        del self.played[-2:]
+        return CardRemoved(round(played.t_s, 4), card=Card.parse(top.card))
 
     def _remainder_of_last(self, played: PlayedCard, reading: CardReading) -> bool:
         """Is a barely readable card by the seat that laid the card before it moments earlier
