@@ -62,6 +62,7 @@ from vision.pile_shapes import (
     grown,
     matches,
 )
+from vision.pile_take_back import REMOVAL_MATCH, TakeBacks
 from vision.pixels import follow, l1_distance, scale_channels
 from vision.seats import angle_deg, angular_distance_deg, vote_share
 
@@ -131,14 +132,6 @@ of the patch, or they would bend its shape."""
 
 EDGE_TOUCH_PX = 1
 """Changed pixels this close to the region's edge belong to something reaching in."""
-
-REMOVAL_MATCH = 0.85
-"""A patch is a take-back when this fraction of it matches the pile as it was before the top
-card came."""
-
-REMOVAL_MAYBE_MATCH = 0.5
-"""While a hand is still over the pile, a patch half of which shows the card under the top one
-is not judged yet: it may be a take-back still under way."""
 
 REBASE_AFTER_S = 2.0
 """A difference that is not a card and has not moved for this long (a shadow that stays, a
@@ -268,10 +261,6 @@ on the webcam games 301-306 (second family, 3 December) three such changes read 
 all phantom plays (301 48.8 s, the part of a nudged card its hand had covered; 302 5.5 s and
 33.8 s), and no real card in 301-306 or 311-316 read under 0.45 after its seat's last card."""
 
-TAKEN_BACK_OVERLAP = 0.5
-"""A new card that reads as the card under the top one is that card uncovered when at least
-this share of the smaller of its patch and the top card's overlap (`_taken_back_by`)."""
-
 READ_PAD_CARDS = 0.15
 """The crop given to the reader is the card's patch turned square to the image, with this
 fraction of its size added on each side: the reader may read the patch itself as the card, or
@@ -310,7 +299,7 @@ class _WaitingRead:
 
 
 @dataclass
-class PileWatcher(SameHandCards, FanCards):
+class PileWatcher(SameHandCards, FanCards, TakeBacks):
     """Watches the pile region `region_px` = (x0, y0, x1, y1) of the analysis frame."""
 
     region_px: tuple[int, int, int, int]
@@ -443,16 +432,6 @@ class PileWatcher(SameHandCards, FanCards):
         where = np.column_stack([xs, ys]).astype(np.float64) / self.card_height_px
         return explained_by_light(crop[seen], self.reference[seen], where)
 
-    def _shows_before(self, crop: np.ndarray, played: PlayedCard, hull: np.ndarray,
-                      fraction: float) -> bool:
-        """Does `fraction` of `hull` show the pile as it was before `played` came? Clipped
-        channels are taken at their bound: after an exposure step up, the white oval of the
-        card under a taken-back one clips where it did not before (rendered webcam game 306,
-        57.0 s: 64 % of the patch matched as read, 99 % as bounded, and the take-back was a
-        phantom new card)."""
-        seen = self._as_seen(crop, self.clipped, played.before)
-        return matches(seen, played.before, hull, fraction)
-
     def _remember(self, t: float, crop: np.ndarray, frame: Frame, arms: list[Arm]) -> None:
         self.history.append((t, crop))
         self.arm_history.append((t, arms))
@@ -536,20 +515,6 @@ class PileWatcher(SameHandCards, FanCards):
         differed = float(self._differs(crop, self.clipped, played.before)[hull].mean())
         self.waiting = _WaitingRead(played, t, list(self.recent_frames), differed=differed)
         return settled
-
-    def _taking_back(self, crop: np.ndarray, hull: np.ndarray, changed: np.ndarray,
-                     t: float) -> bool:
-        """While a hand is over the pile: may the patch be the top card being taken back (half
-        of it shows the card under the top one)? Not when that half is only where the patch
-        looks like what lay under (a red 5 on a red 3 that lay on a red card: their fields)
-        and another seat's hand laid it: a new card."""
-        top = self.played[-1]
-        if not self._shows_before(crop, top, hull, REMOVAL_MAYBE_MATCH):
-            return False
-        if self._shows_before(crop, top, hull & changed, REMOVAL_MAYBE_MATCH):
-            return True
-        seat, _ = self._seat(hull, self._rest_time(crop, hull, t))
-        return seat is None or seat == self.played[-1].seat
 
     # -- reading a card --------------------------------------------------------------------
 
@@ -732,32 +697,6 @@ class PileWatcher(SameHandCards, FanCards):
                 CardPlayed(round(t, 4), card=Card.parse(reading.card),
                            seat=played.seat, confidence=round(reading.confidence, 3),
                            alternatives=alternatives, seat_confidence=seat_confidence)]
-
-    def _taken_back_by(self, played: PlayedCard, reading: CardReading) -> CardRemoved | None:
-        """Is the new card the card under the top one, showing again because the top card's
-        hand took it back? Its seat laid the top card, its patch lies where the top card lay
-        (TAKEN_BACK_OVERLAP of the smaller), and it reads surely as the card under the top
-        one. The pixel test in `_confirm` misses a take-back when the light changed while the
-        top card lay there (a drifting hotspot, an exposure step): the card under it came out
-        as a sure new play (rendered webcam game 314 at 35.5 s), though once the light had
-        settled all of its patch showed the pile before the top card again. So, with the
-        reading, half of its patch must show that (REMOVAL_MAYBE_MATCH): a card like the one
-        under the top one laid by the same hand in a multi-card play lands elsewhere (multi-card
-        seeds 4-6: 21-25 % of the patch). Then the top card is taken back (`card_removed`, at
-        the new card's rest time)."""
-        if len(self.played) < 3 or self.played[-1] is not played:
-            return None
-        top, under = self.played[-2], self.played[-3]
-        if top.card is None or under.card != reading.card or played.seat is None or \
-                played.seat != top.seat or reading.confidence < self.read_sure:
-            return None
-        overlap = (played.hull & top.hull).sum() / max(min(played.hull.sum(), top.hull.sum()), 1)
-        if overlap < TAKEN_BACK_OVERLAP:
-            return None
-        if not self._shows_before(self.previous, top, played.hull, REMOVAL_MAYBE_MATCH):
-            return None  # another card like it, laid elsewhere (a multi-card play's third)
-        del self.played[-2:]
-        return CardRemoved(round(played.t_s, 4), card=Card.parse(top.card))
 
     def _remainder_of_last(self, played: PlayedCard, reading: CardReading) -> bool:
         """Is a barely readable card by the seat that laid the card before it moments earlier
