@@ -500,14 +500,14 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks):
         settled = self._settle_waiting(rest_t)  # the card before is read now, or never
         self.hand_left = False
         played = PlayedCard(None, seat, rest_t, hull, self.reference.copy(), seat_share)
-        # A hand that lingered on its card hid it until it left (`vision.pile_landing`).
-        landed_t = landed_at(self.arm_history, hull_points(hull, self.region_px[:2]), seat,
-                             rest_t, self.card_height_px,
-                             not_before=last.event_t if last is not None else float("-inf"))
-        # Not for a patch bigger than a card: cards put down at once landed one by one
-        # under the stopped hand, the top one last.
-        one_card = hull.sum() <= ONE_CARD_MAX * self.card_area
-        played.landed_t = landed_t if landed_t < rest_t and one_card else None
+        # A hand that lingered on its card hid it until it left (`vision.pile_landing`). Not
+        # for a patch bigger than a card: cards put down at once landed one by one under the
+        # stopped hand, the top one last.
+        if hull.sum() <= ONE_CARD_MAX * self.card_area:
+            landed_t = landed_at(self.arm_history, hull_points(hull, self.region_px[:2]), seat,
+                                 rest_t, self.card_height_px,
+                                 not_before=last.event_t if last is not None else -np.inf)
+            played.landed_t = landed_t if landed_t < rest_t else None
         self.played.append(played)
         del self.played[:-8]
         self._adopt(crop, hull)
@@ -773,9 +773,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks):
         view the card slid in from. Two seats' arms merged into one blob count as their parts
         (`Arm.parts`). With it, the share of the frames' votes that named it (how sure the
         seat is)."""
-        ys, xs = np.nonzero(hull)
-        xs = xs + self.region_px[0]
-        ys = ys + self.region_px[1]
+        xs, ys = hull_points(hull, self.region_px[:2])
         centre = (xs.mean(), ys.mean())
         radius2 = (SEAT_TIP_RADIUS_CARDS * self.card_height_px) ** 2
         min_cover = SEAT_MIN_COVER * len(xs)
