@@ -4,7 +4,7 @@ read: kept apart so that the watcher and its mixins (`vision.pile_same_hand`,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -24,6 +24,10 @@ class PlayedCard:
     landed_t: float | None = None
     """When it landed, where a hand hid it until after (`vision.pile_landing`): its event's
     `t`. The watcher's own windows keep `t_s`, when its patch came to rest as seen."""
+
+    hands_before: list[tuple[int, float]] = field(default_factory=list)
+    """Other seats whose hands stopped on its place after the card before it and before it
+    landed, with when (`vision.pile_landing.hands_before`): each laid a card it covered."""
 
     @property
     def event_t(self) -> float:

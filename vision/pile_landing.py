@@ -1,4 +1,5 @@
-"""When a card landed that an arm kept covering: the moment its hand stopped on it.
+"""When a card landed that an arm kept covering, and the cards laid under it that no frame
+showed: the stops arm tips made on its place.
 
 A card's rest time is the first frame from which its patch looks as it does now
 (`PileWatcher._rest_time`). A hand that lingers on the card it laid (holding it down, or
@@ -7,6 +8,11 @@ patch until it moves off, so the card came out as late as that: on the webcam ga
 0.40-0.63 s for three cards, past 0.5 s scored as a missed play and a phantom one, and a late
 `t` can put a card after the jump-in that answered it. The laying hand tells when the card
 landed: its tip came to a stop on the card's place (vision/TABLE.md, issue 22, 3 December).
+
+In a jump-in chain the next card may cover the last one before the pile ever came to rest
+between them (webcam games 301-306: a third of the plays missed). The hands tell of those
+cards too: another seat's hand that stopped on the card's place, then left, before the card
+landed, laid one there (`hands_before`).
 """
 
 from __future__ import annotations
@@ -133,3 +139,99 @@ def hull_points(hull: np.ndarray, origin: tuple[int, int]) -> tuple[np.ndarray, 
     region's top-left corner)."""
     ys, xs = np.nonzero(hull)
     return xs + origin[0], ys + origin[1]
+
+
+STOP_RADIUS_CARDS = 0.2
+"""A tip stopped while it stays within this many card heights of where it stopped (a stop
+counted, not timed: the arm tracker's tip wanders 2-4 pixels at 320 px when two arms meet) ..."""
+
+STOP_GAP_FRAMES = 2
+"""... and is lost for at most this many frames in a row (two arms over the pile swap names
+for a frame or two)."""
+
+ENDED_BEFORE_S = 0.1
+"""Another seat's stop on a card's place tells of a card under it only when it ended at least
+this long before that card landed: a stop that lasts until then is the laying hand itself seen
+under another seat's name (an arm split in two), or a hand held over the pile."""
+
+TWIN_S = 0.15
+"""Two seats' stops on one place that began within this of each other are one arm seen as two
+(the arm tracker splits an arm whose pixels meet the view's edge twice): neither is a card."""
+
+
+def hands_before(arm_history: Iterable[tuple[float, list[Arm]]],
+                 points: tuple[np.ndarray, np.ndarray], seat: int | None,
+                 last_seat: int | None, since: float, rest_t: float, landed_t: float,
+                 now: float, card_height_px: float) -> list[tuple[int, float]]:
+    """The other seats whose hands laid a card on this card's place (its patch `points`)
+    before it landed at `landed_t`, each with when its stop began: a jump-in chain laid faster
+    than the pile comes to rest between cards, each card hidden by the next before any frame
+    showed it at rest. Another seat's hand that stopped on the card's place since the card
+    before (`since`), and had left it by the time this card was confirmed (`now`), laid one
+    there; not `seat`, which laid this card, nor `last_seat`, whose hand may come back to
+    the card it laid. One card per seat, at its first stop."""
+    xs, ys = points
+    if len(xs) == 0:
+        return []
+    near = _tips_near(arm_history, (float(xs.mean()), float(ys.mean())),
+                      NEAR_CARD_CARDS * card_height_px, since, now)
+    stops = _stops_of([(t, tips) for t, tips in near if t <= rest_t],
+                      STOP_RADIUS_CARDS * card_height_px)
+    laid: dict[int, float] = {}
+    for other, start, end in stops:
+        if other in (seat, last_seat) or other in laid or end > landed_t - ENDED_BEFORE_S:
+            continue
+        if any(twin != other and abs(began - start) <= TWIN_S for twin, began, _ in stops):
+            continue
+        if all(other in tips for t, tips in near if t > end):
+            continue  # still over the card: a hand held there, not one that laid a card
+        laid[other] = start
+    return sorted(laid.items(), key=lambda stop: stop[1])
+
+
+def _tips_near(arm_history: Iterable[tuple[float, list[Arm]]], centre: tuple[float, float],
+               radius: float, since: float, until: float
+               ) -> list[tuple[float, dict[int, tuple[float, float]]]]:
+    """Per frame from `since` (exclusive) to `until`, the tips of named seats' arms within
+    `radius` of `centre`."""
+    out = []
+    for t, arms in arm_history:
+        if since < t <= until:
+            out.append((t, {p.seat: p.tip for a in arms for p in a.seat_parts()
+                            if p.seat is not None and
+                            (p.tip[0] - centre[0]) ** 2 + (p.tip[1] - centre[1]) ** 2
+                            <= radius ** 2}))
+    return out
+
+
+def _stops_of(near: list[tuple[float, dict[int, tuple[float, float]]]], radius: float
+              ) -> list[tuple[int, float, float]]:
+    """The stops (seat, start, end) of the tips in `near`: a tip that stays within `radius` of
+    where it stopped (missing from at most STOP_GAP_FRAMES frames in a row) for MIN_STILL_S at
+    least; in the order they began."""
+    runs: dict[int, list] = {}  # seat -> [start t, where it stopped, last t, frames missed]
+    found = []
+
+    def close(seat: int) -> None:
+        start, _, end, _ = runs.pop(seat)
+        if end - start >= MIN_STILL_S:
+            found.append((seat, start, end))
+
+    for t, tips in near:
+        here = dict(tips)
+        for seat in list(runs):
+            tip, where = here.get(seat), runs[seat][1]
+            if tip is not None and (tip[0] - where[0]) ** 2 + (tip[1] - where[1]) ** 2 \
+                    <= radius ** 2:
+                runs[seat][2], runs[seat][3] = t, 0
+                here.pop(seat)
+                continue
+            runs[seat][3] += 1
+            if runs[seat][3] > STOP_GAP_FRAMES or tip is not None:
+                close(seat)
+        for seat, tip in here.items():
+            if seat not in runs:
+                runs[seat] = [t, tip, t, 0]
+    for seat in list(runs):
+        close(seat)
+    return sorted(found, key=lambda stop: stop[1])

@@ -31,7 +31,10 @@ whether the patch shows the pile a nudge away (a card like the last one always d
 card waits to be read, the next one may land on it: no reading is taken then (nor is the pile
 around it caught up, which would take the next card in as its uncovered part), and readings
 from just before the next card came to rest are dropped; a card no arm was seen laying, soon
-after the last one by the same hand, is that hand's.
+after the last one by the same hand, is that hand's. A jump-in chain can be laid faster than
+the pile comes to rest between its cards: two cards crossed are one square patch
+(`_crossed_pair`), and the cards no frame showed are told by the other hands that stopped on
+the pile before the last one (`vision.pile_landing.hands_before`), written unsure.
 """
 
 from __future__ import annotations
@@ -51,7 +54,7 @@ from vision.arms import Arm, robust_level
 from vision.frames import Frame
 from vision.pile_cards import UNSEEN_READ_SURE, CardReading, PlayedCard, gap_s, vote_readings
 from vision.pile_fan import FanCards, UnderCard
-from vision.pile_landing import hull_points, landed_at
+from vision.pile_landing import hands_before, hull_points, landed_at
 from vision.pile_path import card_path_angle
 from vision.pile_same_hand import ADJUST_WINDOW_S, SEAT_WINDOW_S, SameHandCards
 from vision.pile_shapes import (
@@ -105,6 +108,17 @@ less when a corner is still covered, more when a card was pushed a little as it 
 
 CARD_ASPECT_RANGE = (1.1, 2.2)
 """Long/short side of the patch's rotated rectangle (a card is 1.5)."""
+
+CROSSED_AREA_RANGE = (1.2, 2.0)
+CROSSED_ASPECT_RANGE = (1.0, 1.1)
+"""A still patch this big and this square (where CARD_ASPECT_RANGE begins) is two cards
+crossed: a jump-in's card laid across the last one before the pile came to rest between them
+(rendered webcam game 302 at 14.7 s: two blue 8s, 1.45 cards, 1.09 long over short, never
+confirmed before). No one card is so square, and a fan is longer."""
+
+CROSSED_ONE_PIECE = 0.9
+"""... when its changed pixels are one piece, this share of them at least: two cards crossed
+touch; a card and a glare or a hand's mark beside it do not."""
 
 MIN_CHANGED_IN_HULL = 0.3
 """At least this fraction of the patch must really differ (not just lie between changes)."""
@@ -261,6 +275,15 @@ on the webcam games 301-306 (second family, 3 December) three such changes read 
 all phantom plays (301 48.8 s, the part of a nudged card its hand had covered; 302 5.5 s and
 33.8 s), and no real card in 301-306 or 311-316 read under 0.45 after its seat's last card."""
 
+UNDER_GUESS_CONFIDENCE = 0.4
+"""How sure a card no frame showed, laid by a hand that stopped on the pile just before the
+next card covered it, is written: it is taken for the card that covered it (an instick's card
+is identical), which it was for 15 of the 21 such cards that were real plays on the webcam games
+301-306 and 311-316 (the others: a card played in turn, or the covering card misread). Kept
+below the referee's bar (`RuleSet.min_card_confidence`, 0.5) on purpose: the referee counts it
+as a play and moves the turn on, but judges no card it is unsure of, and an unsure card owes
+no knock, so a wrong guess costs nobody a penalty."""
+
 READ_PAD_CARDS = 0.15
 """The crop given to the reader is the card's patch turned square to the image, with this
 fraction of its size added on each side: the reader may read the patch itself as the card, or
@@ -328,6 +351,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks):
         self.clipped = np.zeros((*self.shape, 3), bool)  # the latest crop's clipped channels
         self.hand_left = True  # no hand over the pile since the last card was confirmed
         self.waiting: _WaitingRead | None = None
+        self.taken_back_t = -np.inf  # when the last take-back was seen
         self.moving: np.ndarray | None = None
         self.came_to_rest: np.ndarray | None = None  # this frame's new card (bool, region)
         edge = np.ones(self.shape, bool)
@@ -465,6 +489,8 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks):
                     resting & (self.still_frames <= youngest + TOGETHER_FRAMES))
             if hull is None:
                 hull = self._fan_patch(crop, resting)  # cards put down at once (pile_fan.py)
+            if hull is None and not hand_over:
+                hull = self._crossed_pair(resting)
         if hull is None or \
                 (self.still_frames[hull] < MOVED_LATELY_FRAMES).mean() > MAX_MOVING_IN_CARD:
             return []
@@ -488,6 +514,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks):
                 return settled  # never read: it was not announced, so nothing to take back
             # Backdated like a card: to when what was under it showed (mostly) still.
             gone_t = self._rest_time(crop, hull, t)
+            self.taken_back_t = t
             return [*settled, CardRemoved(round(gone_t, 4), card=Card.parse(gone.card))]
         rest_t = self._rest_time(crop, hull, t)
         seat, seat_share = self._seat(hull, rest_t)
@@ -508,6 +535,12 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks):
                                  rest_t, self.card_height_px,
                                  not_before=last.event_t if last is not None else -np.inf)
             played.landed_t = landed_t if landed_t < rest_t else None
+            played.hands_before = hands_before(
+                self.arm_history, hull_points(hull, self.region_px[:2]), seat,
+                last.seat if last is not None else None,
+                # Not since before a take-back: its hand stopped on the pile too.
+                max(last.event_t if last is not None else -np.inf, self.taken_back_t),
+                rest_t, played.event_t, t, self.card_height_px)
         self.played.append(played)
         del self.played[:-8]
         self._adopt(crop, hull)
@@ -683,6 +716,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks):
             return []
         taken_back = self._taken_back_by(played, reading)
         if taken_back is not None:
+            self.taken_back_t = max(self.taken_back_t, played.t_s)
             return [taken_back]
         played.card = reading.card
         alternatives = (reading.runner_up,) if reading.runner_up else ()
@@ -693,10 +727,20 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks):
         # A fan's cards landed one by one under the stopped hand: its stop says when the first
         # did, not the top one, which keeps its rest time.
         t = played.t_s if under else played.event_t
-        return [*under,
+        return [*under, *self._cards_of_hands_before(played, reading),
                 CardPlayed(round(t, 4), card=Card.parse(reading.card),
                            seat=played.seat, confidence=round(reading.confidence, 3),
                            alternatives=alternatives, seat_confidence=seat_confidence)]
+
+    def _cards_of_hands_before(self, played: PlayedCard, reading: CardReading
+                               ) -> list[CardPlayed]:
+        """The cards the hands before this one laid on its place, hidden by it before the pile
+        came to rest (`PlayedCard.hands_before`): never seen, so taken for this card (a
+        jump-in's card is the same card), below the referee's bar (UNDER_GUESS_CONFIDENCE):
+        the referee counts them as plays but judges no card it is unsure of."""
+        return [CardPlayed(round(t, 4), card=Card.parse(reading.card), seat=seat,
+                           confidence=round(min(reading.confidence, UNDER_GUESS_CONFIDENCE), 3))
+                for seat, t in played.hands_before]
 
     def _remainder_of_last(self, played: PlayedCard, reading: CardReading) -> bool:
         """Is a barely readable card by the seat that laid the card before it moments earlier
@@ -753,6 +797,19 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks):
         cv2.fillConvexPoly(hull, hull_pts, 1)
         hull = hull > 0
         if inside[hull].mean() < MIN_CHANGED_IN_HULL:
+            return None
+        return hull
+
+    def _crossed_pair(self, resting: np.ndarray) -> np.ndarray | None:
+        """Two cards crossed, at rest (the patch's convex hull), or None: a patch too square
+        for one card and too small for a fan, in one piece (CROSSED_ONE_PIECE). Asked only
+        with no hand over the pile: a hand resting by its card makes such patches too."""
+        hull = self._card_patch(resting, CROSSED_AREA_RANGE, CROSSED_ASPECT_RANGE)
+        if hull is None:
+            return None
+        inside = (resting & hull).astype(np.uint8)
+        _, _, stats, _ = cv2.connectedComponentsWithStats(inside, connectivity=8)
+        if stats[1:, cv2.CC_STAT_AREA].max() < CROSSED_ONE_PIECE * inside.sum():
             return None
         return hull
 

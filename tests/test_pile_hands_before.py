@@ -1,0 +1,131 @@
+"""Cards laid under the next one before any frame showed them (`vision.pile_landing.hands_before`)
+and two cards crossed (`PileWatcher._crossed_pair`), on arm histories and patches shaped like
+the traced webcam plays (rendered webcam game 302 at 14.4 s: seat 1's blue 8, covered by seat
+0's blue 8 0.33 s later)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from referee.events import CardPlayed
+from referee.rules import RuleSet
+from vision.arms import Arm
+from vision.pile_cards import CardReading, PlayedCard
+from vision.pile_landing import hands_before
+from vision.pile_watcher import PileWatcher
+
+FPS = 30
+CARD_H = 32.0
+CENTRE = (160.0, 100.0)
+_YS, _XS = np.mgrid[84:116, 150:171]
+CARD = (_XS.ravel().astype(float), _YS.ravel().astype(float))
+AWAY = {0: (160.0, 190.0), 1: (40.0, 150.0), 2: (160.0, 10.0), 3: (290.0, 50.0)}
+"""Where each seat's tip is when its hand is not on the pile (outside a card's reach)."""
+
+
+def arm(seat: int, tip: tuple[float, float]) -> Arm:
+    return Arm(entry=AWAY[seat], tip=tip, area_px=400.0, entry_angle_deg=0.0, seat=seat)
+
+
+def history(paths: dict[int, list[tuple[float, tuple[float, float] | None]]], end_s: float
+            ) -> list[tuple[float, list[Arm]]]:
+    """Frames from 0 to `end_s`: each seat's tip as the last step of its path begun by then
+    (None: its arm not in view)."""
+    frames = []
+    for i in range(round(end_s * FPS) + 1):
+        t = i / FPS
+        arms = []
+        for seat, path in paths.items():
+            tip = [where for start, where in path if start <= t + 1e-9][-1]
+            if tip is not None:
+                arms.append(arm(seat, tip))
+        frames.append((t, arms))
+    return frames
+
+
+ON_CARD = (158.0, 104.0)
+# Seat 1 lays a card at 1.0 s and takes its hand away at 1.4 s; seat 0 lays the same card on
+# it at 1.5 s and leaves at 1.9 s; the pile is seen at rest at 2.0 s, confirmed at 2.2 s.
+UNDER = [(0.0, AWAY[1]), (0.9, (120.0, 120.0)), (1.0, ON_CARD), (1.4, (90.0, 140.0)),
+         (1.5, AWAY[1])]
+TOP = [(0.0, None), (1.3, (160.0, 150.0)), (1.5, (161.0, 101.0)), (1.9, AWAY[0])]
+
+
+def laid(paths, seat=0, last_seat=2, landed_t=1.5, rest_t=2.0, now=2.2):
+    return hands_before(history(paths, now), CARD, seat, last_seat, 0.0, rest_t, landed_t, now,
+                        CARD_H)
+
+
+def test_a_card_covered_by_the_next_before_the_pile_came_to_rest_is_its_hands():
+    assert laid({1: UNDER, 0: TOP}) == [(1, 1.0)]
+
+
+def test_a_tip_that_wanders_a_little_and_is_lost_for_a_frame_still_stopped():
+    wobbly = [*UNDER[:3], (1.1, (161.0, 101.0)), (1.2, None), (1.23, (159.0, 106.0)),
+              *UNDER[3:]]
+    assert laid({1: wobbly, 0: TOP}) == [(1, 1.0)]
+
+
+def test_a_hand_held_over_the_pile_until_the_card_is_confirmed_laid_nothing():
+    held = [*UNDER[:3], (1.4, (150.0, 110.0))]  # moved a little, never away
+    assert laid({1: held, 0: TOP}) == []
+
+
+def test_a_stop_lasting_until_the_card_landed_is_its_own_hand_under_another_name():
+    late = [(0.0, AWAY[1]), (1.0, ON_CARD), (1.47, AWAY[1])]
+    assert laid({1: late, 0: TOP}) == []
+
+
+def test_one_arm_seen_as_two_seats_at_once_is_neither():
+    twin = [(0.0, AWAY[3]), (1.0, (157.0, 103.0)), (1.4, AWAY[3])]
+    assert laid({1: UNDER, 3: twin, 0: TOP}) == []
+
+
+def test_the_last_cards_hand_coming_back_and_a_passing_hand_lay_nothing():
+    assert laid({1: UNDER, 0: TOP}, last_seat=1) == []
+    passing = [(0.0, AWAY[1]), (1.0, (150.0, 100.0)), (1.067, (120.0, 120.0)),
+               (1.133, AWAY[1])]
+    assert laid({1: passing, 0: TOP}) == []
+
+
+def test_a_stop_before_the_card_before_is_not_counted_again():
+    frames = history({1: UNDER, 0: TOP}, 2.2)
+    assert hands_before(frames, CARD, 0, 2, 1.2, 2.0, 1.5, 2.2, CARD_H) == []
+
+
+def watcher() -> PileWatcher:
+    return PileWatcher((0, 0, 65, 65), CARD_H, read_card=lambda crop, t: None)
+
+
+def test_the_hidden_card_is_written_as_the_one_over_it_and_below_the_referees_bar():
+    played = PlayedCard("b_8", 0, 1.6, np.zeros((65, 65), bool), np.zeros((65, 65, 3)))
+    played.hands_before = [(1, 1.0)]
+    events = watcher()._cards_of_hands_before(played, CardReading("b_8", 0.99))
+    assert events == [CardPlayed(1.0, card=events[0].card, seat=1,
+                                 confidence=events[0].confidence)]
+    assert events[0].card.token == "b_8"
+    assert events[0].confidence < RuleSet().min_card_confidence
+
+
+def card_mask(centre: tuple[float, float], angle: float, shape=(65, 65)) -> np.ndarray:
+    mask = np.zeros(shape, np.uint8)
+    box = cv2.boxPoints((centre, (CARD_H * 2 / 3, CARD_H), angle))
+    cv2.fillConvexPoly(mask, np.round(box).astype(np.int32), 1)
+    return mask > 0
+
+
+def test_two_cards_crossed_make_one_patch_a_card_does_not():
+    pile = watcher()
+    crossed = card_mask((30, 32), 0) | card_mask((32, 32), 50)  # 1.47 cards, 1.09 long
+    assert pile._crossed_pair(crossed) is not None
+    assert pile._crossed_pair(card_mask((32, 32), 20)) is None  # one card: `_card_patch`'s
+
+
+def test_a_card_and_a_blob_beside_it_are_not_two_cards_crossed():
+    pile = watcher()
+    blob = np.zeros((65, 65), bool)
+    blob[10:22, 48:60] = True  # a glare, or a hand's mark left in the reference
+    patch = card_mask((26, 34), 0) | blob
+    assert pile._card_patch(patch, (1.2, 2.0), (1.0, 1.1)) is not None  # as square as a pair
+    assert pile._crossed_pair(patch) is None
