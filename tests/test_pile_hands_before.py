@@ -77,9 +77,14 @@ def test_a_stop_lasting_until_the_card_landed_is_its_own_hand_under_another_name
     assert laid({1: late, 0: TOP}) == []
 
 
-def test_one_arm_seen_as_two_seats_at_once_is_neither():
+def test_one_arm_seen_as_two_seats_at_once_laid_one_card_of_no_known_seat():
     twin = [(0.0, AWAY[3]), (1.0, (157.0, 103.0)), (1.4, AWAY[3])]
-    assert laid({1: UNDER, 3: twin, 0: TOP}) == []
+    assert laid({1: UNDER, 3: twin, 0: TOP}) == [(None, 1.0)]
+
+
+def test_the_last_cards_hand_seen_under_two_names_laid_nothing():
+    twin = [(0.0, AWAY[3]), (1.0, (157.0, 103.0)), (1.4, AWAY[3])]
+    assert laid({1: UNDER, 3: twin, 0: TOP}, last_seat=3) == []
 
 
 def test_the_last_cards_hand_coming_back_and_a_passing_hand_lay_nothing():

@@ -25,7 +25,7 @@ class PlayedCard:
     """When it landed, where a hand hid it until after (`vision.pile_landing`): its event's
     `t`. The watcher's own windows keep `t_s`, when its patch came to rest as seen."""
 
-    hands_before: list[tuple[int, float]] = field(default_factory=list)
+    hands_before: list[tuple[int | None, float]] = field(default_factory=list)
     """Other seats whose hands stopped on its place after the card before it and before it
     landed, with when (`vision.pile_landing.hands_before`): each laid a card it covered."""
 

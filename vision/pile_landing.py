@@ -156,20 +156,23 @@ under another seat's name (an arm split in two), or a hand held over the pile.""
 
 TWIN_S = 0.15
 """Two seats' stops on one place that began within this of each other are one arm seen as two
-(the arm tracker splits an arm whose pixels meet the view's edge twice): neither is a card."""
+(the arm tracker splits an arm whose pixels meet the view's edge twice): one card, its seat
+unknown; none when one of the two is this card's or the last card's seat (that hand's own
+stop)."""
 
 
 def hands_before(arm_history: Iterable[tuple[float, list[Arm]]],
                  points: tuple[np.ndarray, np.ndarray], seat: int | None,
                  last_seat: int | None, since: float, rest_t: float, landed_t: float,
-                 now: float, card_height_px: float) -> list[tuple[int, float]]:
+                 now: float, card_height_px: float) -> list[tuple[int | None, float]]:
     """The other seats whose hands laid a card on this card's place (its patch `points`)
     before it landed at `landed_t`, each with when its stop began: a jump-in chain laid faster
     than the pile comes to rest between cards, each card hidden by the next before any frame
     showed it at rest. Another seat's hand that stopped on the card's place since the card
     before (`since`), and had left it by the time this card was confirmed (`now`), laid one
     there; not `seat`, which laid this card, nor `last_seat`, whose hand may come back to
-    the card it laid. One card per seat, at its first stop."""
+    the card it laid. One card per seat, at its first stop; a card of two seats' stops that
+    began together (TWIN_S) has seat None."""
     xs, ys = points
     if len(xs) == 0:
         return []
@@ -177,16 +180,23 @@ def hands_before(arm_history: Iterable[tuple[float, list[Arm]]],
                       NEAR_CARD_CARDS * card_height_px, since, now)
     stops = _stops_of([(t, tips) for t, tips in near if t <= rest_t],
                       STOP_RADIUS_CARDS * card_height_px)
-    laid: dict[int, float] = {}
+    laid: dict[int | None, float] = {}
+    twins: list[float] = []
     for other, start, end in stops:
         if other in (seat, last_seat) or other in laid or end > landed_t - ENDED_BEFORE_S:
             continue
-        if any(twin != other and abs(began - start) <= TWIN_S for twin, began, _ in stops):
-            continue
         if all(other in tips for t, tips in near if t > end):
             continue  # still over the card: a hand held there, not one that laid a card
+        together = [twin for twin, began, _ in stops
+                    if twin != other and abs(began - start) <= TWIN_S]
+        if together:
+            if not set(together) & {seat, last_seat} and \
+                    not any(abs(start - began) <= TWIN_S for began in twins):
+                twins.append(start)
+            continue
         laid[other] = start
-    return sorted(laid.items(), key=lambda stop: stop[1])
+    found = sorted(laid.items(), key=lambda stop: stop[1])
+    return sorted(found + [(None, start) for start in twins], key=lambda stop: stop[1])
 
 
 def _tips_near(arm_history: Iterable[tuple[float, list[Arm]]], centre: tuple[float, float],
