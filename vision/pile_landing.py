@@ -10,9 +10,9 @@ patch until it moves off, so the card came out as late as that: on the webcam ga
 landed: its tip came to a stop on the card's place (vision/TABLE.md, issue 22, 3 December).
 
 In a jump-in chain the next card may cover the last one before the pile ever came to rest
-between them (webcam games 301-306: a third of the plays missed). The hands tell of those
-cards too: another seat's hand that stopped on the card's place, then left, before the card
-landed, laid one there (`hands_before`).
+between them: about two thirds of the plays the webcam games 301-306 still missed on
+3 December. The hands tell of those cards too: another seat's hand that stopped on the card's
+place, then left, before the card landed, laid one there (`hands_before`).
 """
 
 from __future__ import annotations
