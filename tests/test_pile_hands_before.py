@@ -1,12 +1,13 @@
 """Cards laid under the next one before any frame showed them (`vision.pile_landing.hands_before`)
 and two cards crossed (`PileWatcher._crossed_pair`), on arm histories and patches shaped like
 the traced webcam plays (rendered webcam game 302 at 14.4 s: seat 1's blue 8, covered by seat
-0's blue 8 0.33 s later)."""
+0's blue 8 0.33 s later), and end to end on tiny rendered clips of a jump-in."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from referee.events import CardPlayed
 from referee.rules import RuleSet
@@ -14,6 +15,8 @@ from vision.arms import Arm
 from vision.pile_cards import CardReading, PlayedCard
 from vision.pile_landing import hands_before
 from vision.pile_watcher import PileWatcher
+
+from table_helpers import of_kind, watch
 
 FPS = 30
 CARD_H = 32.0
@@ -134,3 +137,17 @@ def test_a_card_and_a_blob_beside_it_are_not_two_cards_crossed():
     patch = card_mask((26, 34), 0) | blob
     assert pile._card_patch(patch, (1.2, 2.0), (1.0, 1.1)) is not None  # as square as a pair
     assert pile._crossed_pair(patch) is None
+
+
+@pytest.mark.parametrize("seed", [2, 3, 4, 6])
+def test_a_jump_in_laid_before_the_pile_showed_the_card_under_it_leaves_both_plays(seed):
+    # Seat 3 jumps in with the other red 5 0.35 s after seat 1's, whose hand is still leaving:
+    # no frame shows seat 1's card at rest. Before the hands were asked, these clips gave
+    # seat 3's card alone.
+    found, _ = watch({"players": 4, "seed": seed, "duration_s": 4.5, "plays": [
+        {"t": 1.0, "seat": 1, "card": "r_5", "linger_s": 0.2},
+        {"t": 1.35, "seat": 3, "card": "r_5", "linger_s": 0.2}]})
+    cards = of_kind(found, "card")
+    assert [(c["card"], c["seat"]) for c in cards] == [("r_5", 1), ("r_5", 3)]
+    assert abs(cards[0]["t"] - 1.0) <= 0.1
+    assert cards[0]["confidence"] < RuleSet().min_card_confidence <= cards[1]["confidence"]
