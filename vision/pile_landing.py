@@ -93,24 +93,10 @@ def landed_at(arm_history: Iterable[tuple[float, list[Arm]]],
             continue
         # The last stop before the card was seen at rest; unless the hand stopped elsewhere
         # on it after (it nudged the card, which came to rest then).
-        moved = _stops(tips[i + 1:], still)
-        return rest_t if any(not still(where, tip) for where in moved) else float(start)
+        later = [(t, {} if at is None else {seat: at}) for t, at in tips[i + 1:]]
+        moved = _stops_of(later, STILL_TIP_CARDS * card_height_px, gap_frames=0)
+        return rest_t if any(not still(where, tip) for *_, where in moved) else float(start)
     return rest_t
-
-
-def _stops(tips: list[tuple[float, tuple[float, float] | None]], still
-           ) -> list[tuple[float, float]]:
-    """Where the tip stopped (for MIN_STILL_S at least) in `tips`, in time order."""
-    found = []
-    run: list[tuple[float, tuple[float, float]]] = []
-    for t, tip in [*tips, (float("inf"), None)]:
-        if tip is not None and run and still(tip, run[0][1]):
-            run.append((t, tip))
-            continue
-        if run and run[-1][0] - run[0][0] >= MIN_STILL_S:
-            found.append(run[0][1])
-        run = [(t, tip)] if tip is not None else []
-    return found
 
 
 def _tip_left(tips: list[tuple[float, tuple[float, float] | None]], rest_t: float) -> bool:
@@ -180,14 +166,14 @@ def hands_before(arm_history: Iterable[tuple[float, list[Arm]]],
                       NEAR_CARD_CARDS * card_height_px, since, now)
     stops = _stops_of([(t, tips) for t, tips in near if t <= rest_t],
                       STOP_RADIUS_CARDS * card_height_px)
-    laid: dict[int | None, float] = {}
+    laid: dict[int, float] = {}
     twins: list[float] = []
-    for other, start, end in stops:
+    for other, start, end, _ in stops:
         if other in (seat, last_seat) or other in laid or end > landed_t - ENDED_BEFORE_S:
             continue
         if all(other in tips for t, tips in near if t > end):
             continue  # still over the card: a hand held there, not one that laid a card
-        together = [twin for twin, began, _ in stops
+        together = [twin for twin, began, *_ in stops
                     if twin != other and abs(began - start) <= TWIN_S]
         if together:
             if not set(together) & {seat, last_seat} and \
@@ -195,8 +181,8 @@ def hands_before(arm_history: Iterable[tuple[float, list[Arm]]],
                 twins.append(start)
             continue
         laid[other] = start
-    found = sorted(laid.items(), key=lambda stop: stop[1])
-    return sorted(found + [(None, start) for start in twins], key=lambda stop: stop[1])
+    return sorted([*laid.items(), *((None, start) for start in twins)],
+                  key=lambda stop: stop[1])
 
 
 def _tips_near(arm_history: Iterable[tuple[float, list[Arm]]], centre: tuple[float, float],
@@ -214,18 +200,19 @@ def _tips_near(arm_history: Iterable[tuple[float, list[Arm]]], centre: tuple[flo
     return out
 
 
-def _stops_of(near: list[tuple[float, dict[int, tuple[float, float]]]], radius: float
-              ) -> list[tuple[int, float, float]]:
-    """The stops (seat, start, end) of the tips in `near`: a tip that stays within `radius` of
-    where it stopped (missing from at most STOP_GAP_FRAMES frames in a row) for MIN_STILL_S at
-    least; in the order they began."""
+def _stops_of(near: list[tuple[float, dict[int, tuple[float, float]]]], radius: float,
+              gap_frames: int = STOP_GAP_FRAMES
+              ) -> list[tuple[int, float, float, tuple[float, float]]]:
+    """The stops (seat, start, end, where) of the tips in `near`: a tip that stays within
+    `radius` of where it stopped (missing from at most `gap_frames` frames in a row) for
+    MIN_STILL_S at least; in the order they began."""
     runs: dict[int, list] = {}  # seat -> [start t, where it stopped, last t, frames missed]
     found = []
 
     def close(seat: int) -> None:
-        start, _, end, _ = runs.pop(seat)
+        start, where, end, _ = runs.pop(seat)
         if end - start >= MIN_STILL_S:
-            found.append((seat, start, end))
+            found.append((seat, start, end, where))
 
     for t, tips in near:
         here = dict(tips)
@@ -237,7 +224,7 @@ def _stops_of(near: list[tuple[float, dict[int, tuple[float, float]]]], radius: 
                 here.pop(seat)
                 continue
             runs[seat][3] += 1
-            if runs[seat][3] > STOP_GAP_FRAMES or tip is not None:
+            if runs[seat][3] > gap_frames or tip is not None:
                 close(seat)
         for seat, tip in here.items():
             if seat not in runs:

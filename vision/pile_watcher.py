@@ -531,13 +531,12 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks):
         # for a patch bigger than a card: cards put down at once landed one by one under the
         # stopped hand, the top one last.
         if hull.sum() <= ONE_CARD_MAX * self.card_area:
-            landed_t = landed_at(self.arm_history, hull_points(hull, self.region_px[:2]), seat,
-                                 rest_t, self.card_height_px,
+            points = hull_points(hull, self.region_px[:2])
+            landed_t = landed_at(self.arm_history, points, seat, rest_t, self.card_height_px,
                                  not_before=last.event_t if last is not None else -np.inf)
             played.landed_t = landed_t if landed_t < rest_t else None
             played.hands_before = hands_before(
-                self.arm_history, hull_points(hull, self.region_px[:2]), seat,
-                last.seat if last is not None else None,
+                self.arm_history, points, seat, last.seat if last is not None else None,
                 # Not since before a take-back: its hand stopped on the pile too.
                 max(last.event_t if last is not None else -np.inf, self.taken_back_t),
                 rest_t, played.event_t, t, self.card_height_px)
