@@ -362,6 +362,9 @@ def main(argv=None) -> int:
                         help="train on the v4 bank (train_knocks.BANK_V4_PATH)")
     parser.add_argument("--talk", action="store_true",
                         help="train with the table-talk bank too (train_knocks.build_talk_bank)")
+    parser.add_argument("--hands", action="store_true",
+                        help="train with the clap-and-snap bank too "
+                             "(train_knocks.build_hands_bank)")
     parser.add_argument("--hard-mining", action="store_true",
                         help="train with online hard-negative mining (train_knocks.train)")
     parser.add_argument("--gates-only", action="store_true",
@@ -416,7 +419,7 @@ def main(argv=None) -> int:
             if args.v4_bank:
                 copies["bank_path"] = BANK_V4_PATH
             fit(fold, spec, model, steps=args.steps, hard_mining=args.hard_mining,
-                talk=args.talk, **copies)
+                talk=args.talk, hands=args.hands, **copies)
         chosen = thresholds.get(fold)
         result = evaluate_fold(fold, model, chosen[0] if chosen else None)
         if chosen:

@@ -65,6 +65,9 @@ BANK_V4_PATH = CACHE_DIR / "bank_v4t.npz"
 #: Synthetic table talk (table_talk.py), a bank of its own that `train --talk` adds to either.
 TALK_BANK_PATH = CACHE_DIR / "bank_talk.npz"
 N_TALK_UTTERANCES, TALK_ONSETS_PER_UTTERANCE = 2100, 6
+#: Synthetic hand claps and finger snaps (hand_sounds.py), a bank of its own (`train --hands`).
+HANDS_BANK_PATH = CACHE_DIR / "bank_hands.npz"
+N_CLAPS, N_SNAPS = 1500, 1000
 #: Never trained on, either way: knocks-dev's TapSense finger-pad and nail taps. The issue
 #: lists them as negatives, knocks-wide counts a fingertip tap on a table as a knock (and the
 #: referee should hear one); which of the two a TapSense tap is cannot be told from its sound
@@ -174,6 +177,24 @@ def _apply_codecs(items, rng):
                 pos += n + len(gap)
 
 
+def _synthetic_items(kind: str, maker, count: int, rng, backgrounds, label: int = 0
+                     ) -> list[dict]:
+    """`count` sounds made by `maker(rng) -> (samples, onset)`, each placed with its onset at
+    the snippet's anchor and augmented once through the usual chain."""
+    items = []
+    for _ in range(count):
+        sound, onset = maker(rng)
+        snippet = np.zeros(round((SNIPPET_PRE_S + SNIPPET_POST_S) * RATE_HZ), np.float32)
+        shift = round(SNIPPET_PRE_S * RATE_HZ) - onset
+        snippet[shift: shift + len(sound)] = sound[: len(snippet) - shift]
+        snippet += (1e-4 * rng.standard_normal(len(snippet))).astype(np.float32)
+        y, mix_fold, codec = augment_snippet(snippet, rng, backgrounds)
+        items.append(dict(label=label, source="synthetic", neg_fold=-1, kind="synthetic",
+                          cls=kind, clip=kind, audio=y, mix_fold=mix_fold, codec=codec,
+                          clean=0, t=-1.0))
+    return items
+
+
 def build_bank(seed: int = 0, negative_copies: int = AUG_PER_NEGATIVE,
                path: Path = BANK_PATH) -> None:
     t0 = time.time()
@@ -196,17 +217,8 @@ def build_bank(seed: int = 0, negative_copies: int = AUG_PER_NEGATIVE,
     for kind, maker, count in (("card_slap", aug.card_slap, N_SLAPS),
                                ("riffle", aug.riffle, N_RIFFLES),
                                ("modal_knock", aug.modal_knock, N_MODAL_KNOCKS)):
-        for _ in range(count):
-            sound, onset = maker(rng)
-            snippet = np.zeros(round((SNIPPET_PRE_S + SNIPPET_POST_S) * RATE_HZ), np.float32)
-            shift = round(SNIPPET_PRE_S * RATE_HZ) - onset
-            snippet[shift: shift + len(sound)] = sound[: len(snippet) - shift]
-            snippet += (1e-4 * rng.standard_normal(len(snippet))).astype(np.float32)
-            y, mix_fold, codec = augment_snippet(snippet, rng, backgrounds)
-            items.append(dict(label=int(kind == "modal_knock"), source="synthetic",
-                              neg_fold=-1, kind="synthetic",
-                              cls=kind, clip=kind, audio=y, mix_fold=mix_fold, codec=codec,
-                              clean=0, t=-1.0))
+        items += _synthetic_items(kind, maker, count, rng, backgrounds,
+                                  label=int(kind == "modal_knock"))
     print(f"{len(items)} snippets augmented in {time.time() - t0:.0f} s", flush=True)
     save_bank(items, rng, path, t0)
 
@@ -289,6 +301,21 @@ def build_talk_bank(seed: int = 7, path: Path = TALK_BANK_PATH) -> None:
     save_bank(items, rng, path, t0)
 
 
+def build_hands_bank(seed: int = 11, path: Path | None = None) -> None:
+    """Synthetic hand claps and finger snaps (hand_sounds.py) as not-a-knock items, one
+    augmented copy apiece through the same chain as everything else."""
+    from models.knocks.hand_sounds import finger_snap, hand_clap
+
+    t0 = time.time()
+    rng = np.random.default_rng(seed)
+    clips = load_clips()
+    backgrounds = room_sound_by_fold(clips, {c.name: load_audio(c) for c in clips})
+    items = _synthetic_items("hand_clap", hand_clap, N_CLAPS, rng, backgrounds)
+    items += _synthetic_items("finger_snap", finger_snap, N_SNAPS, rng, backgrounds)
+    print(f"{len(items)} clap and snap snippets in {time.time() - t0:.0f} s", flush=True)
+    save_bank(items, rng, path or HANDS_BANK_PATH, t0)
+
+
 class BankMissing(RuntimeError):
     """A bank the training asks for has not been built (the message says how to build it)."""
 
@@ -298,7 +325,8 @@ def load_bank(path: Path = BANK_PATH, *extra: Path) -> dict:
     banks = []
     for p in (path, *extra):
         if not p.exists():
-            flag = {TALK_BANK_PATH: " --talk", BANK_V4_PATH: " --v4"}.get(p, "")
+            flag = {TALK_BANK_PATH: " --talk", BANK_V4_PATH: " --v4",
+                    HANDS_BANK_PATH: " --hands"}.get(p, "")
             raise BankMissing(f"no knock bank at {p}: build it first with "
                               f"`python -m models.knocks.train_knocks bank{flag}`")
         with np.load(p) as bank:
@@ -475,8 +503,10 @@ def train(patches: np.ndarray, labels: np.ndarray, weights: np.ndarray, steps: i
 #: Shares of each group in the positive and the negative half of every batch.
 POSITIVE_SHARES = {"pos_real": 0.7, "pos_synthetic": 0.3}
 NEGATIVE_SHARES = {"card_slap": 0.2, "riffle": 0.05, "hard_negative": 0.35, "distractor": 0.2,
-                   "background": 0.1, "knock": 0.1, "table_talk": 0.15}
-"""(`table_talk` only when the talk bank is trained on; the shares need not sum to 1.)"""
+                   "background": 0.1, "knock": 0.1, "table_talk": 0.15,
+                   "hand_clap": 0.1, "finger_snap": 0.05}
+"""(`table_talk`, `hand_clap` and `finger_snap` only when their banks are trained on; the
+shares need not sum to 1.)"""
 #: Within a negative group, every class (laugh, cough, speech digit, stapler, ...) gets an
 #: equal part (v4); before, a class's part grew with its number of onsets, so the 60 short
 #: speech digits were drawn 20x less often than laughs and were the most frequent false knock.
@@ -568,11 +598,12 @@ def fit(exclude_fold: str | None, spec: PatchSpec, out: Path, steps: int = 2500,
         seed: int = 0, use_features: bool = True, hard_mining: bool = False,
         exclude_clip_times: dict | None = None,
         negative_copies: int | None = NEGATIVE_COPIES, bank_path: Path = BANK_PATH,
-        talk: bool = False) -> Path:
-    """Train on everything a fold may see and export the model to `out` (`talk`: with the
-    table-talk bank's items as well)."""
+        talk: bool = False, hands: bool = False) -> Path:
+    """Train on everything a fold may see and export the model to `out` (`talk`, `hands`:
+    with the table-talk or the clap-and-snap bank's items as well)."""
     t0 = time.time()
-    bank = load_bank(bank_path, *([TALK_BANK_PATH] if talk else []))
+    bank = load_bank(bank_path, *([TALK_BANK_PATH] if talk else []),
+                     *([HANDS_BANK_PATH] if hands else []))
     keep = training_mask(bank, exclude_fold, exclude_clip_times, negative_copies)
     patches = bank_patches(bank["windows"][keep], spec)
     labels = bank["label"][keep].astype(int)
@@ -596,6 +627,8 @@ def main(argv=None) -> int:
                    help=f"the v4 bank (2 copies of each negative) -> {BANK_V4_PATH.name}")
     b.add_argument("--talk", action="store_true",
                    help=f"the table-talk bank (espeak-ng) -> {TALK_BANK_PATH.name}")
+    b.add_argument("--hands", action="store_true",
+                   help=f"the hand claps and finger snaps bank -> {HANDS_BANK_PATH.name}")
     st = sub.add_parser("set-threshold", help="store the default threshold (a logit)")
     st.add_argument("model", type=Path)
     st.add_argument("threshold", type=float)
@@ -608,6 +641,7 @@ def main(argv=None) -> int:
     t.add_argument("--no-features", action="store_true", help="the patch only")
     t.add_argument("--v4-bank", action="store_true", help="train on the v4 bank")
     t.add_argument("--talk", action="store_true", help="and on the table-talk bank")
+    t.add_argument("--hands", action="store_true", help="and on the clap-and-snap bank")
     t.add_argument("--hard-mining", action="store_true",
                    help="online hard-negative mining (see train)")
     t.add_argument("--negative-copies", type=int, default=NEGATIVE_COPIES,
@@ -618,7 +652,9 @@ def main(argv=None) -> int:
                         "(knock_data.shipped_test_subset; tests/test_knock_holdout.py)")
     args = parser.parse_args(argv)
     if args.cmd == "bank":
-        if args.talk:
+        if args.hands:
+            build_hands_bank()
+        elif args.talk:
             build_talk_bank()
         elif args.v4:
             build_bank(negative_copies=2, path=BANK_V4_PATH)
@@ -636,7 +672,7 @@ def main(argv=None) -> int:
         held = {clip.name: list(times) for clip, times in shipped_test_subset(load_clips())}
     fit(args.exclude_fold, spec, args.out, args.steps, args.seed, not args.no_features,
         args.hard_mining, held, args.negative_copies,
-        BANK_V4_PATH if args.v4_bank else BANK_PATH, args.talk)
+        BANK_V4_PATH if args.v4_bank else BANK_PATH, args.talk, args.hands)
     return 0
 
 
