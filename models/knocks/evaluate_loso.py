@@ -365,6 +365,9 @@ def main(argv=None) -> int:
     parser.add_argument("--hands", action="store_true",
                         help="train with the clap-and-snap bank too "
                              "(train_knocks.build_hands_bank)")
+    parser.add_argument("--hard-taps", action="store_true",
+                        help="train with the hard-taps bank too (positives; "
+                             "train_knocks.build_hard_taps_bank)")
     parser.add_argument("--hard-mining", action="store_true",
                         help="train with online hard-negative mining (train_knocks.train)")
     parser.add_argument("--gates-only", action="store_true",
@@ -419,7 +422,7 @@ def main(argv=None) -> int:
             if args.v4_bank:
                 copies["bank_path"] = BANK_V4_PATH
             fit(fold, spec, model, steps=args.steps, hard_mining=args.hard_mining,
-                talk=args.talk, hands=args.hands, **copies)
+                talk=args.talk, hands=args.hands, hard_taps=args.hard_taps, **copies)
         chosen = thresholds.get(fold)
         result = evaluate_fold(fold, model, chosen[0] if chosen else None)
         if chosen:

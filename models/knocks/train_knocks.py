@@ -68,6 +68,9 @@ N_TALK_UTTERANCES, TALK_ONSETS_PER_UTTERANCE = 2100, 6
 #: Synthetic hand claps and finger snaps (hand_sounds.py), a bank of its own (`train --hands`).
 HANDS_BANK_PATH = CACHE_DIR / "bank_hands.npz"
 N_CLAPS, N_SNAPS = 1500, 1000
+#: Synthetic hard taps (hand_sounds.hard_tap), positives in a bank of their own (`--hard-taps`).
+HARD_TAPS_BANK_PATH = CACHE_DIR / "bank_hard_taps.npz"
+N_HARD_TAPS = 1000
 #: Never trained on, either way: knocks-dev's TapSense finger-pad and nail taps. The issue
 #: lists them as negatives, knocks-wide counts a fingertip tap on a table as a knock (and the
 #: referee should hear one); which of the two a TapSense tap is cannot be told from its sound
@@ -316,6 +319,19 @@ def build_hands_bank(seed: int = 11, path: Path | None = None) -> None:
     save_bank(items, rng, path or HANDS_BANK_PATH, t0)
 
 
+def build_hard_taps_bank(seed: int = 13, path: Path | None = None) -> None:
+    """Synthetic hard taps (hand_sounds.hard_tap) as knock items, one augmented copy apiece."""
+    from models.knocks.hand_sounds import hard_tap
+
+    t0 = time.time()
+    rng = np.random.default_rng(seed)
+    clips = load_clips()
+    backgrounds = room_sound_by_fold(clips, {c.name: load_audio(c) for c in clips})
+    items = _synthetic_items("hard_tap", hard_tap, N_HARD_TAPS, rng, backgrounds, label=1)
+    print(f"{len(items)} hard-tap snippets in {time.time() - t0:.0f} s", flush=True)
+    save_bank(items, rng, path or HARD_TAPS_BANK_PATH, t0)
+
+
 class BankMissing(RuntimeError):
     """A bank the training asks for has not been built (the message says how to build it)."""
 
@@ -326,7 +342,7 @@ def load_bank(path: Path = BANK_PATH, *extra: Path) -> dict:
     for p in (path, *extra):
         if not p.exists():
             flag = {TALK_BANK_PATH: " --talk", BANK_V4_PATH: " --v4",
-                    HANDS_BANK_PATH: " --hands"}.get(p, "")
+                    HANDS_BANK_PATH: " --hands", HARD_TAPS_BANK_PATH: " --hard-taps"}.get(p, "")
             raise BankMissing(f"no knock bank at {p}: build it first with "
                               f"`python -m models.knocks.train_knocks bank{flag}`")
         with np.load(p) as bank:
@@ -502,6 +518,8 @@ def train(patches: np.ndarray, labels: np.ndarray, weights: np.ndarray, steps: i
 
 #: Shares of each group in the positive and the negative half of every batch.
 POSITIVE_SHARES = {"pos_real": 0.7, "pos_synthetic": 0.3}
+#: The synthetic knocks (their items share `pos_synthetic` by count).
+SYNTHETIC_KNOCKS = ("modal_knock", "hard_tap")
 NEGATIVE_SHARES = {"card_slap": 0.2, "riffle": 0.05, "hard_negative": 0.35, "distractor": 0.2,
                    "background": 0.1, "knock": 0.1, "table_talk": 0.15,
                    "hand_clap": 0.1, "finger_snap": 0.05}
@@ -520,7 +538,8 @@ def sample_weights(bank: dict) -> np.ndarray:
     share, whatever its count, split equally among its classes."""
     group = np.where(bank["kind"] == "synthetic", bank["cls"], bank["kind"])
     group = np.where(bank["label"].astype(int) == 1,
-                     np.where(group == "modal_knock", "pos_synthetic", "pos_real"), group)
+                     np.where(np.isin(group, SYNTHETIC_KNOCKS), "pos_synthetic", "pos_real"),
+                   group)
     share = {**POSITIVE_SHARES, **NEGATIVE_SHARES}
     w = np.zeros(len(group))
     for g, s in share.items():
@@ -598,12 +617,13 @@ def fit(exclude_fold: str | None, spec: PatchSpec, out: Path, steps: int = 2500,
         seed: int = 0, use_features: bool = True, hard_mining: bool = False,
         exclude_clip_times: dict | None = None,
         negative_copies: int | None = NEGATIVE_COPIES, bank_path: Path = BANK_PATH,
-        talk: bool = False, hands: bool = False) -> Path:
+        talk: bool = False, hands: bool = False, hard_taps: bool = False) -> Path:
     """Train on everything a fold may see and export the model to `out` (`talk`, `hands`:
     with the table-talk or the clap-and-snap bank's items as well)."""
     t0 = time.time()
     bank = load_bank(bank_path, *([TALK_BANK_PATH] if talk else []),
-                     *([HANDS_BANK_PATH] if hands else []))
+                     *([HANDS_BANK_PATH] if hands else []),
+                     *([HARD_TAPS_BANK_PATH] if hard_taps else []))
     keep = training_mask(bank, exclude_fold, exclude_clip_times, negative_copies)
     patches = bank_patches(bank["windows"][keep], spec)
     labels = bank["label"][keep].astype(int)
@@ -629,6 +649,8 @@ def main(argv=None) -> int:
                    help=f"the table-talk bank (espeak-ng) -> {TALK_BANK_PATH.name}")
     b.add_argument("--hands", action="store_true",
                    help=f"the hand claps and finger snaps bank -> {HANDS_BANK_PATH.name}")
+    b.add_argument("--hard-taps", action="store_true",
+                   help=f"the hard taps bank (positives) -> {HARD_TAPS_BANK_PATH.name}")
     st = sub.add_parser("set-threshold", help="store the default threshold (a logit)")
     st.add_argument("model", type=Path)
     st.add_argument("threshold", type=float)
@@ -642,6 +664,7 @@ def main(argv=None) -> int:
     t.add_argument("--v4-bank", action="store_true", help="train on the v4 bank")
     t.add_argument("--talk", action="store_true", help="and on the table-talk bank")
     t.add_argument("--hands", action="store_true", help="and on the clap-and-snap bank")
+    t.add_argument("--hard-taps", action="store_true", help="and on the hard-taps bank")
     t.add_argument("--hard-mining", action="store_true",
                    help="online hard-negative mining (see train)")
     t.add_argument("--negative-copies", type=int, default=NEGATIVE_COPIES,
@@ -652,7 +675,9 @@ def main(argv=None) -> int:
                         "(knock_data.shipped_test_subset; tests/test_knock_holdout.py)")
     args = parser.parse_args(argv)
     if args.cmd == "bank":
-        if args.hands:
+        if args.hard_taps:
+            build_hard_taps_bank()
+        elif args.hands:
             build_hands_bank()
         elif args.talk:
             build_talk_bank()
@@ -672,7 +697,8 @@ def main(argv=None) -> int:
         held = {clip.name: list(times) for clip, times in shipped_test_subset(load_clips())}
     fit(args.exclude_fold, spec, args.out, args.steps, args.seed, not args.no_features,
         args.hard_mining, held, args.negative_copies,
-        BANK_V4_PATH if args.v4_bank else BANK_PATH, args.talk, args.hands)
+        BANK_V4_PATH if args.v4_bank else BANK_PATH, args.talk, args.hands,
+        args.hard_taps)
     return 0
 
 
