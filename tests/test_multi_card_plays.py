@@ -27,6 +27,7 @@ def cards_and_seats(events: list[dict]) -> list[tuple[str, int | None]]:
     ("2 fanned, 0.5 s", 1), ("2 fanned, 0.5 s", 7),
     ("2 stacked, 0.8 s", 2), ("2 stacked, 0.8 s", 3),
     ("2 identical fanned, 0.5 s", 1), ("2 identical fanned, 0.5 s", 2),
+    ("2 identical stacked, 1.0 s", 1), ("2 identical stacked, 1.0 s", 2),
     ("2 skips stacked, 0.7 s", 3), ("2 skips stacked, 0.7 s", 8),
     ("3 fanned, 0.35 s", 1), ("3 fanned, 0.35 s", 3),
     ("3 fanned, 1.2/1.0 s", 1), ("3 fanned, 1.2/1.0 s", 7),
