@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from models.knocks.knock_augment import RATE_HZ, _shaped_noise, fft_convolve
+from models.knocks.knock_augment import RATE_HZ, fft_convolve, shaped_noise
 
 
 def _resonator_ir(rng, n: int, rate_hz: int, centre_hz: float, q: float) -> np.ndarray:
@@ -53,7 +53,7 @@ def _one_clap(rng, n: int, rate_hz: int) -> np.ndarray:
     y /= np.abs(y).max() + 1e-12
     # Skin and fingers: broadband noise with a fast decay (2-8 ms), 6-20 dB under the peak.
     t = np.arange(n) / rate_hz
-    skin = _shaped_noise(rng, n, rate_hz, 500, 8000, rng.uniform(-3.0, 0.0))
+    skin = shaped_noise(rng, n, rate_hz, 500, 8000, rng.uniform(-3.0, 0.0))
     y += 10 ** (-rng.uniform(6, 20) / 20) * skin * np.exp(-t / rng.uniform(0.002, 0.008))
     # Flesh meeting flesh adds a faint, very short low thump (palms, not a table: 3-8 ms).
     if rng.random() < 0.5:
@@ -88,11 +88,11 @@ def finger_snap(rng: np.random.Generator, rate_hz: int = RATE_HZ, seconds: float
     y = np.zeros(n)
     y[onset:] = fft_convolve(pulse, ring)[: n - onset]
     y[onset:] /= np.abs(y[onset:]).max() + 1e-12
-    click = _shaped_noise(rng, len(t), rate_hz, 1000, 8000, rng.uniform(-1.5, 1.5))
+    click = shaped_noise(rng, len(t), rate_hz, 1000, 8000, rng.uniform(-1.5, 1.5))
     y[onset:] += 10 ** (-rng.uniform(3, 15) / 20) * click * np.exp(-t / rng.uniform(0.001, 0.005))
     if rng.random() < 0.6:  # the slide before the snap
         length = round(rng.uniform(0.01, 0.04) * rate_hz)
-        hiss = _shaped_noise(rng, length, rate_hz, 2000, 8000, 0.0) * np.hanning(length)
+        hiss = shaped_noise(rng, length, rate_hz, 2000, 8000, 0.0) * np.hanning(length)
         y[onset - length: onset] += 10 ** (-rng.uniform(15, 30) / 20) * hiss
     return (0.3 * y / (np.abs(y).max() + 1e-12)).astype(np.float32), onset
 
@@ -120,7 +120,7 @@ def hard_tap(rng: np.random.Generator, rate_hz: int = RATE_HZ, seconds: float = 
     width = max(2, round(rng.uniform(0.00005, 0.0003) * rate_hz))
     y = np.zeros(n)
     y[onset:] = fft_convolve(ir, np.hanning(width + 2)[1:-1])[: n - onset]
-    click = _shaped_noise(rng, round(rng.uniform(0.0005, 0.002) * rate_hz), rate_hz, 1000,
+    click = shaped_noise(rng, round(rng.uniform(0.0005, 0.002) * rate_hz), rate_hz, 1000,
                           8000, 0.0)
     y[onset: onset + len(click)] += rng.uniform(0.1, 1.0) * np.abs(y).max() * click * \
         np.hanning(len(click))

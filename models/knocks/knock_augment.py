@@ -202,7 +202,7 @@ def mix_at_snr(x: np.ndarray, background: np.ndarray, snr_db: float, anchor: int
 
 # -- synthetic sounds of a card table ---------------------------------------------------------
 
-def _shaped_noise(rng, n, rate_hz, lo_hz, hi_hz, tilt_db_per_oct, ripple_db=4.0):
+def shaped_noise(rng, n, rate_hz, lo_hz, hi_hz, tilt_db_per_oct, ripple_db=4.0):
     """White noise shaped in the frequency domain: a band, a tilt, a random ripple."""
     size = 1 << (max(n, 2) - 1).bit_length()
     f = np.fft.rfftfreq(size, 1 / rate_hz)
@@ -240,7 +240,7 @@ def card_slap(rng: np.random.Generator, rate_hz: int = RATE_HZ, seconds: float =
         tau = rng.uniform(0.003, 0.025)
         env = np.where(t < attack, 0.5 - 0.5 * np.cos(np.pi * t / attack), 1.0)
         env *= np.exp(-np.maximum(t - attack, 0) / tau)
-        noise = _shaped_noise(rng, length, rate_hz, rng.uniform(200, 800),
+        noise = shaped_noise(rng, length, rate_hz, rng.uniform(200, 800),
                               rng.uniform(4000, 8000), rng.uniform(-3.0, 1.5))
         y[at:] += amp * env * noise
 
@@ -256,7 +256,7 @@ def card_slap(rng: np.random.Generator, rate_hz: int = RATE_HZ, seconds: float =
     if rng.random() < 0.4:  # sliding hiss before
         length = round(rng.uniform(0.02, 0.12) * rate_hz)
         start = max(0, onset - length)
-        hiss = _shaped_noise(rng, onset - start, rate_hz, 1500, 8000, 0.0)
+        hiss = shaped_noise(rng, onset - start, rate_hz, 1500, 8000, 0.0)
         ramp = np.linspace(0, 1, onset - start) ** 2
         y[start:onset] += 10 ** (rng.uniform(-30, -12) / 20) * hiss * ramp
     return (0.3 * y / (np.abs(y).max() + 1e-12)).astype(np.float32), onset
@@ -274,7 +274,7 @@ def riffle(rng: np.random.Generator, rate_hz: int = RATE_HZ, seconds: float = 0.
         at = first + round(span * rng.random() ** 0.7 * rate_hz)
         length = round(rng.uniform(0.0003, 0.002) * rate_hz) + 2
         if at + length < n:
-            blip = _shaped_noise(rng, length, rate_hz, 1000, 8000, 0.0)
+            blip = shaped_noise(rng, length, rate_hz, 1000, 8000, 0.0)
             y[at: at + length] += rng.uniform(0.2, 1.0) * blip * np.hanning(length)
     return (0.2 * y / (np.abs(y).max() + 1e-12)).astype(np.float32), first
 
@@ -329,7 +329,7 @@ def modal_knock(rng: np.random.Generator, rate_hz: int = RATE_HZ, seconds: float
         d = round(rng.uniform(0.002, 0.015) * rate_hz)
         y[onset + d:] += rng.uniform(0.3, 1.0) * y[onset: n - d]
     if hard:
-        click = _shaped_noise(rng, round(rng.uniform(0.0005, 0.002) * rate_hz), rate_hz,
+        click = shaped_noise(rng, round(rng.uniform(0.0005, 0.002) * rate_hz), rate_hz,
                               1000, 8000, 0.0)
         y[onset: onset + len(click)] += rng.uniform(0.05, 0.4) * np.abs(y).max() * click * \
             np.hanning(len(click))
