@@ -204,19 +204,24 @@ class SameHandCards:
         of a pale print (its white oval most of it) has no colour of its own to tell it by
         (rendered multi-card plays: a blue 5 stacked on a red 5, taken for the 5 nudged and
         read as the blue one at the red one's time). A nudged card reads as itself."""
-        before = self._last_reading(last)
-        if before is None or before.confidence < self.read_sure:
-            return False
-        now = self._read(hull, [self.recent_frames[-1]])
-        return now is not None and now.confidence >= self.read_sure and now.card != before.card
+        both = self._sure_readings(last, hull)
+        return both is not None and both[0] != both[1]
 
     def _reads_same(self, last: PlayedCard, hull: np.ndarray) -> bool:
         """Does the reader see the last card's card in the patch, both surely?"""
+        both = self._sure_readings(last, hull)
+        return both is not None and both[0] == both[1]
+
+    def _sure_readings(self, last: PlayedCard, hull: np.ndarray) -> tuple[str, str] | None:
+        """The last card's card and the patch's card in the latest frame, when both are read
+        at the game's bar or surer; else None."""
         before = self._last_reading(last)
         if before is None or before.confidence < self.read_sure:
-            return False
+            return None
         now = self._read(hull, [self.recent_frames[-1]])
-        return now is not None and now.confidence >= self.read_sure and now.card == before.card
+        if now is None or now.confidence < self.read_sure:
+            return None
+        return before.card, now.card
 
     def _shifted_pile(self, hull: np.ndarray, crop: np.ndarray) -> bool:
         """Does what changed in the patch show what the pile showed a nudge away (the last
