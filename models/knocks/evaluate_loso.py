@@ -390,7 +390,7 @@ def main(argv=None) -> int:
     WITH_GATES = args.with_gates or args.gates_only
     GATES_ONLY = args.gates_only
     from audio.knock_classifier import PatchSpec
-    from models.knocks.train_knocks import BANK_V4_PATH, fit
+    from models.knocks.train_knocks import BANK_V4_PATH, extra_banks_of, fit
 
     spec = PatchSpec() if args.post_ms is None else PatchSpec(post_s=args.post_ms / 1000)
     MODELS.mkdir(exist_ok=True)
@@ -422,7 +422,7 @@ def main(argv=None) -> int:
             if args.v4_bank:
                 copies["bank_path"] = BANK_V4_PATH
             fit(fold, spec, model, steps=args.steps, hard_mining=args.hard_mining,
-                talk=args.talk, hands=args.hands, hard_taps=args.hard_taps, **copies)
+                extra_banks=extra_banks_of(args), **copies)
         chosen = thresholds.get(fold)
         result = evaluate_fold(fold, model, chosen[0] if chosen else None)
         if chosen:

@@ -304,32 +304,44 @@ def build_talk_bank(seed: int = 7, path: Path = TALK_BANK_PATH) -> None:
     save_bank(items, rng, path, t0)
 
 
-def build_hands_bank(seed: int = 11, path: Path | None = None) -> None:
-    """Synthetic hand claps and finger snaps (hand_sounds.py) as not-a-knock items, one
-    augmented copy apiece through the same chain as everything else."""
+def build_synthetic_bank(parts, seed: int, path: Path) -> None:
+    """A bank of synthetic sounds only: `parts` is (kind, maker, count, label) per sound,
+    each sound augmented once through the same chain as everything else."""
+    t0 = time.time()
+    rng = np.random.default_rng(seed)
+    clips = load_clips()
+    backgrounds = room_sound_by_fold(clips, {c.name: load_audio(c) for c in clips})
+    items = []
+    for kind, maker, count, label in parts:
+        items += _synthetic_items(kind, maker, count, rng, backgrounds, label=label)
+    print(f"{len(items)} synthetic snippets ({', '.join(p[0] for p in parts)}) in "
+          f"{time.time() - t0:.0f} s", flush=True)
+    save_bank(items, rng, path, t0)
+
+
+def build_hands_bank() -> None:
+    """Synthetic hand claps and finger snaps (hand_sounds.py) as not-a-knock items."""
     from models.knocks.hand_sounds import finger_snap, hand_clap
 
-    t0 = time.time()
-    rng = np.random.default_rng(seed)
-    clips = load_clips()
-    backgrounds = room_sound_by_fold(clips, {c.name: load_audio(c) for c in clips})
-    items = _synthetic_items("hand_clap", hand_clap, N_CLAPS, rng, backgrounds)
-    items += _synthetic_items("finger_snap", finger_snap, N_SNAPS, rng, backgrounds)
-    print(f"{len(items)} clap and snap snippets in {time.time() - t0:.0f} s", flush=True)
-    save_bank(items, rng, path or HANDS_BANK_PATH, t0)
+    build_synthetic_bank((("hand_clap", hand_clap, N_CLAPS, 0),
+                          ("finger_snap", finger_snap, N_SNAPS, 0)), 11, HANDS_BANK_PATH)
 
 
-def build_hard_taps_bank(seed: int = 13, path: Path | None = None) -> None:
-    """Synthetic hard taps (hand_sounds.hard_tap) as knock items, one augmented copy apiece."""
+def build_hard_taps_bank() -> None:
+    """Synthetic hard taps (hand_sounds.hard_tap) as knock items."""
     from models.knocks.hand_sounds import hard_tap
 
-    t0 = time.time()
-    rng = np.random.default_rng(seed)
-    clips = load_clips()
-    backgrounds = room_sound_by_fold(clips, {c.name: load_audio(c) for c in clips})
-    items = _synthetic_items("hard_tap", hard_tap, N_HARD_TAPS, rng, backgrounds, label=1)
-    print(f"{len(items)} hard-tap snippets in {time.time() - t0:.0f} s", flush=True)
-    save_bank(items, rng, path or HARD_TAPS_BANK_PATH, t0)
+    build_synthetic_bank((("hard_tap", hard_tap, N_HARD_TAPS, 1),), 13, HARD_TAPS_BANK_PATH)
+
+
+#: The banks `train` may add to the main one, by their command-line flag (`bank --FLAG` builds
+#: one, `train --FLAG` adds it).
+EXTRA_BANKS = {"talk": TALK_BANK_PATH, "hands": HANDS_BANK_PATH, "hard_taps": HARD_TAPS_BANK_PATH}
+
+
+def extra_banks_of(args) -> tuple[Path, ...]:
+    """The extra banks a parsed command line asks for (`--talk`, `--hands`, `--hard-taps`)."""
+    return tuple(path for flag, path in EXTRA_BANKS.items() if getattr(args, flag))
 
 
 class BankMissing(RuntimeError):
@@ -341,8 +353,8 @@ def load_bank(path: Path = BANK_PATH, *extra: Path) -> dict:
     banks = []
     for p in (path, *extra):
         if not p.exists():
-            flag = {TALK_BANK_PATH: " --talk", BANK_V4_PATH: " --v4",
-                    HANDS_BANK_PATH: " --hands", HARD_TAPS_BANK_PATH: " --hard-taps"}.get(p, "")
+            flags = {BANK_V4_PATH: "v4", **{path: f for f, path in EXTRA_BANKS.items()}}
+            flag = f" --{flags[p].replace('_', '-')}" if p in flags else ""
             raise BankMissing(f"no knock bank at {p}: build it first with "
                               f"`python -m models.knocks.train_knocks bank{flag}`")
         with np.load(p) as bank:
@@ -617,13 +629,11 @@ def fit(exclude_fold: str | None, spec: PatchSpec, out: Path, steps: int = 2500,
         seed: int = 0, use_features: bool = True, hard_mining: bool = False,
         exclude_clip_times: dict | None = None,
         negative_copies: int | None = NEGATIVE_COPIES, bank_path: Path = BANK_PATH,
-        talk: bool = False, hands: bool = False, hard_taps: bool = False) -> Path:
-    """Train on everything a fold may see and export the model to `out` (`talk`, `hands`:
-    with the table-talk or the clap-and-snap bank's items as well)."""
+        extra_banks: tuple[Path, ...] = ()) -> Path:
+    """Train on everything a fold may see and export the model to `out` (`extra_banks`: with
+    those banks' items as well, EXTRA_BANKS)."""
     t0 = time.time()
-    bank = load_bank(bank_path, *([TALK_BANK_PATH] if talk else []),
-                     *([HANDS_BANK_PATH] if hands else []),
-                     *([HARD_TAPS_BANK_PATH] if hard_taps else []))
+    bank = load_bank(bank_path, *extra_banks)
     keep = training_mask(bank, exclude_fold, exclude_clip_times, negative_copies)
     patches = bank_patches(bank["windows"][keep], spec)
     labels = bank["label"][keep].astype(int)
@@ -697,8 +707,7 @@ def main(argv=None) -> int:
         held = {clip.name: list(times) for clip, times in shipped_test_subset(load_clips())}
     fit(args.exclude_fold, spec, args.out, args.steps, args.seed, not args.no_features,
         args.hard_mining, held, args.negative_copies,
-        BANK_V4_PATH if args.v4_bank else BANK_PATH, args.talk, args.hands,
-        args.hard_taps)
+        BANK_V4_PATH if args.v4_bank else BANK_PATH, extra_banks_of(args))
     return 0
 
 
