@@ -6,6 +6,8 @@ import loop; both take `PlayedCard` from `vision.pile_cards`)."""
 
 from __future__ import annotations
 
+from functools import cache, partial
+
 import numpy as np
 
 from vision.pile_cards import PlayedCard, gap_s
@@ -125,7 +127,9 @@ class SameHandCards:
         colour or reads as another card (laid squarely on it), or reads as the same card
         IDENTICAL_AGAIN_S or more after it (a second identical card; sooner, two identical
         cards laid squarely on each other cannot be told from a nudge: an adjustment)."""
-        if gap_s(rest_t, last.t_s) >= IDENTICAL_AGAIN_S and self._reads_same(last, hull):
+        # The reader is asked at most once, and only when a test below needs it.
+        readings = cache(partial(self._sure_readings, last, hull))
+        if gap_s(rest_t, last.t_s) >= IDENTICAL_AGAIN_S and _same_card(readings()):
             return True
         if self._other_colour(last, hull, crop):
             # Before the nudge test: a card laid squarely on the last one shows the pile "a
@@ -136,7 +140,7 @@ class SameHandCards:
         spread = not self._card_sized_mask(hull | last.hull)
         beside = spread and self._still_there(last, hull, crop, self._place(last))
         if self._lifted_off(last, rest_t) and self._alone(last.seat, rest_t) and \
-                (beside or self._reads_another(last, hull)):
+                (beside or _other_card(readings())):
             # The hand let go of the last card and came again (a nudge moves the card it
             # holds), with more than one card's place and the last card still where it lay,
             # or with another card. Asked before the pile a nudge away: a card like the last
@@ -148,7 +152,7 @@ class SameHandCards:
         over_last = iou(hull, last.hull) >= REMAINDER_MAX_IOU
         if (over_last or spread) and self._still_there(last, hull, crop):
             return True
-        return self._reads_another(last, hull)
+        return _other_card(readings())
 
     def _other_colour(self, last: PlayedCard, hull: np.ndarray, crop: np.ndarray) -> bool:
         """Is the patch's median chromaticity COLOUR_APART from the last card's?"""
@@ -199,22 +203,9 @@ class SameHandCards:
                    matches(crops[t], self.reference, last.hull, 1 - LIFTED_MAX_COVER)
                    for t, arms in self.arm_history if since <= t < rest_t)
 
-    def _reads_another(self, last: PlayedCard, hull: np.ndarray) -> bool:
-        """Does the reader see another card in the patch than the last card, both sure? A card
-        of a pale print (its white oval most of it) has no colour of its own to tell it by
-        (rendered multi-card plays: a blue 5 stacked on a red 5, taken for the 5 nudged and
-        read as the blue one at the red one's time). A nudged card reads as itself."""
-        both = self._sure_readings(last, hull)
-        return both is not None and both[0] != both[1]
-
-    def _reads_same(self, last: PlayedCard, hull: np.ndarray) -> bool:
-        """Does the reader see the last card's card in the patch, both surely?"""
-        both = self._sure_readings(last, hull)
-        return both is not None and both[0] == both[1]
-
     def _sure_readings(self, last: PlayedCard, hull: np.ndarray) -> tuple[str, str] | None:
         """The last card's card and the patch's card in the latest frame, when both are read
-        at the game's bar or surer; else None."""
+        at the game's bar or surer; else None (`_other_card`, `_same_card`)."""
         before = self._last_reading(last)
         if before is None or before.confidence < self.read_sure:
             return None
@@ -242,3 +233,16 @@ class SameHandCards:
                 near = padded[ys + reach + dy, xs + reach + dx]
                 found |= np.abs(now - near).sum(axis=1) <= CHANGE_L1
         return bool(found.mean() >= NUDGE_MATCH)
+
+
+def _other_card(readings: tuple[str, str] | None) -> bool:
+    """Does the reader see another card in the patch than the last card, both sure? A card
+    of a pale print (its white oval most of it) has no colour of its own to tell it by
+    (rendered multi-card plays: a blue 5 stacked on a red 5, taken for the 5 nudged and
+    read as the blue one at the red one's time). A nudged card reads as itself."""
+    return readings is not None and readings[0] != readings[1]
+
+
+def _same_card(readings: tuple[str, str] | None) -> bool:
+    """Does the reader see the last card's card in the patch, both surely?"""
+    return readings is not None and readings[0] == readings[1]
