@@ -72,6 +72,14 @@ def test_review_of_a_folder_says_it_is_a_folder(tmp_path):
     assert "is a folder" in line and "no such file" not in line and "*.mp4" in line
 
 
+def test_identify_of_a_folder_says_it_is_a_folder(tmp_path):
+    result = run("identify", tmp_path)
+    assert result.returncode != 0
+    line = result.stderr.strip().splitlines()[-1]
+    assert line.startswith("bruno: error: ") and "is a folder" in line and "*.jpg" in line
+    assert "not a readable image" not in line
+
+
 def test_no_video_and_full_size_video_contradict(tmp_path):
     line = one_error_line(run("review", DEMO, "--no-video", "--full-size-video",
                               "--out", tmp_path))

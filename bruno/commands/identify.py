@@ -48,8 +48,12 @@ def identify(
         image = cv2.imread(str(path)) if path.is_file() else None
         if image is None:
             failed += 1
-            why = "no such file" if not path.exists() else "not a readable image"
-            print(f"bruno: error: {path}: {why}; give a JPEG or PNG photo", file=sys.stderr)
+            if path.is_dir():
+                why = f"is a folder; give the photos in it, e.g. bruno identify {path}/*.jpg"
+            else:
+                why = ("no such file" if not path.exists() else "not a readable image") + \
+                    "; give a JPEG or PNG photo"
+            print(f"bruno: error: {path}: {why}", file=sys.stderr)
             continue
         sightings = recognise(image, classifier, locator=default_locator())
         if json_out:
