@@ -94,3 +94,12 @@ def test_a_card_of_another_colour_laid_squarely_under_the_same_hand_is_a_card(se
     # away" almost everywhere its pixels changed, and was taken for the red 5 nudged.
     found, truth = watch_case("3 stacked, 0.6 s", seed, (180, 320), tmp_path)
     assert score_play(found, truth).plays_right == 1
+
+
+def test_a_fan_reaching_past_the_pile_region_is_confirmed_once_no_arm_is_in_view(tmp_path):
+    # Through the encoder: three cards put down at once, the top one (b_5) reaching past the
+    # pile region's right edge. Its patch touched the edge, so it was taken for an arm
+    # reaching in and never confirmed: none of the three was a play. Once the patch has lain
+    # still half a second with no arm in view, it is a fan, split like any other.
+    found, truth = watch_case("3 at once (fan)", 2, (180, 320), tmp_path)
+    assert score_play(found, truth).plays_right == 1

@@ -22,8 +22,10 @@ picture shows too softly to tell a strip from a rectangle a few degrees off (MIN
 The watcher's part (`FanCards`) splits the card waiting to be read on its first frame with no
 hand over the pile, and drops a card under it that was there before the fan (a card played
 a moment earlier, or one its strip already showed) or a top card that came later than the
-waiting one. Colour is not used: a red card fanned over a red card shows no new colour, and a
-hand's or a sleeve's colour made phantoms (vision/TABLE.md).
+waiting one. A fan whose far card reaches past the pile region's edge is looked at only once
+that part has lain still and no arm is in view (`_fan_past_edge`): anything else at the edge is
+taken for an arm reaching in. Colour is not used: a red card fanned over a red card shows no
+new colour, and a hand's or a sleeve's colour made phantoms (vision/TABLE.md).
 """
 
 from __future__ import annotations
@@ -370,6 +372,16 @@ played)."""
 FAN_LEAD_S = 0.25
 """A fan put down in one motion lands within this (four cards 0.07 s apart)."""
 
+PAST_EDGE_STILL_FRAMES = 15
+"""A fan that reaches past the pile region's edge is confirmed once its part at the edge has
+lain still this many frames (0.5 s at 30 fps) ..."""
+
+PAST_EDGE_QUIET_S = 0.5
+"""... and no arm has been in view anywhere for this long: a still change at the region's edge
+is otherwise an arm, or a hand resting there. (Confirming such patches as any card, not only as
+a fan, made three phantom plays on webcam game 303; letting a fan touch the edge wherever no
+arm in view covered it cost two seats on 301-306: vision/TABLE.md.)"""
+
 FAN_REACH_CARDS = 0.5
 """The fan is what differs from the pile before it within this many card heights of the patch
 it was confirmed by."""
@@ -388,13 +400,27 @@ class FanCards:
     """The pile watcher's part that splits a fan (a mixin of `vision.pile_watcher.PileWatcher`,
     whose state, history and reader it uses)."""
 
-    def _fan_patch(self, crop: np.ndarray, resting: np.ndarray) -> np.ndarray | None:
+    def _fan_patch(self, crop: np.ndarray, resting: np.ndarray, past_edge: bool = False
+                   ) -> np.ndarray | None:
         """A still change too big or too long for one card that a fan's cards explain (its
-        convex hull), or None."""
-        hull = self._card_patch(resting, FAN_AREA_RANGE, FAN_ASPECT_RANGE)
+        convex hull), or None. `past_edge`: with the parts that touch the region's edge."""
+        hull = self._card_patch(resting, FAN_AREA_RANGE, FAN_ASPECT_RANGE, past_edge)
         if hull is None or split_fan(crop, hull, resting & hull, self.card_height_px) is None:
             return None
         return hull
+
+    def _fan_past_edge(self, crop: np.ndarray, resting: np.ndarray) -> np.ndarray | None:
+        """A fan whose far card reaches past the pile region's edge (its convex hull), once
+        what touches the edge has lain still PAST_EDGE_STILL_FRAMES and no arm has been in
+        view for PAST_EDGE_QUIET_S; else None. Whatever else touches the edge is taken for
+        an arm reaching in, and such a fan was never confirmed."""
+        on_edge = resting & self.edge
+        if not on_edge.any() or self.still_frames[on_edge].min() < PAST_EDGE_STILL_FRAMES:
+            return None
+        latest = self.arm_history[-1][0]
+        if any(arms for t, arms in self.arm_history if t >= latest - PAST_EDGE_QUIET_S):
+            return None
+        return self._fan_patch(crop, resting, past_edge=True)
 
     def _look_at_fan(self, waiting, frame) -> None:
         """On a clean frame (no hand over the pile) of the waiting card: on the first, is it

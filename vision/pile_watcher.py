@@ -491,6 +491,8 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks):
                 hull = self._fan_patch(crop, resting)  # cards put down at once (pile_fan.py)
             if hull is None and not hand_over:
                 hull = self._crossed_pair(resting)
+            if hull is None and not hand_over:
+                hull = self._fan_past_edge(crop, resting)  # a fan that reaches past the region
         if hull is None or \
                 (self.still_frames[hull] < MOVED_LATELY_FRAMES).mean() > MAX_MOVING_IN_CARD:
             return []
@@ -769,15 +771,17 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks):
         self.reference = np.where(grown(mask, 1)[..., None], crop, self.reference)
 
     def _card_patch(self, still_changed: np.ndarray, area_range: tuple = CARD_AREA_RANGE,
-                    aspect_range: tuple = CARD_ASPECT_RANGE) -> np.ndarray | None:
+                    aspect_range: tuple = CARD_ASPECT_RANGE, past_edge: bool = False
+                    ) -> np.ndarray | None:
         """The convex hull (bool mask) of the still, changed pixels that do not belong to
-        something reaching in from the region's edge, when it is card-shaped (or as big and
-        as long as `area_range` and `aspect_range` say); else None."""
+        something reaching in from the region's edge (with `past_edge`, those too), when it
+        is card-shaped (or as big and as long as `area_range` and `aspect_range` say); else
+        None."""
         mask = still_changed.astype(np.uint8)
         if mask.sum() < MIN_CHANGED_IN_HULL * area_range[0] * self.card_area:
             return None
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        touching = np.unique(labels[self.edge & (labels > 0)])
+        touching = [] if past_edge else np.unique(labels[self.edge & (labels > 0)])
         specks = [i for i in range(1, count)
                   if stats[i, cv2.CC_STAT_AREA] < MIN_PART_CARDS * self.card_area]
         inside = (labels > 0) & ~np.isin(labels, np.concatenate([touching, specks]))
