@@ -67,6 +67,23 @@ def test_an_arm_that_rested_until_it_joined_the_background_leaves_no_ghost():
     assert gone[-3:] == [[], [], []]
 
 
+def test_an_arm_at_work_over_the_pile_for_seconds_stays_an_arm():
+    # A hand laying cards one after another (DrukUNO): the arm lies over the table for 3 s,
+    # its hand moving. Its sleeve at the edge used to join the background after 1.5 s, so the
+    # arm no longer reached the edge and was lost while its hand was still on the pile.
+    rng = np.random.default_rng(13)
+    tracker = ArmTracker((160.0, 100.0), (0.0, 90.0, 180.0, 270.0), card_height_px=30.0)
+    for image in _frames(rng, 10):
+        tracker.update(image)
+    seen = []
+    for i in range(90):
+        hand = (180 + (12 if (i // 6) % 2 else -12), 90 + (i % 12))
+        image = np.clip(_with_arm(_table(rng), (250, 0), hand), 0, 255).astype(np.uint8)
+        seen.append(tracker.update(image))
+    assert all(len(arms) == 1 and arms[0].tip[1] > 70 for arms in seen), \
+        [i for i, arms in enumerate(seen) if len(arms) != 1]
+
+
 def _with_arms(image: np.ndarray, *arms: tuple[tuple[int, int], tuple[int, int]]) -> np.ndarray:
     for start, end in arms:
         image = _with_arm(image, start, end)

@@ -56,7 +56,20 @@ stands out."""
 FOREGROUND_MAX_FRAMES = 45
 """A pixel foreground for this many frames in a row (1.5 s at 30 fps) joins the background at
 the still rate: arms come and go, but a ghost — where the background took in part of an arm
-whose colour matched the table — would otherwise stay for minutes."""
+whose colour matched the table — would otherwise stay for minutes. Not while its blob moves
+(MOVING_BLOB_CARDS)."""
+
+MOVING_L1 = 30.0
+"""A pixel moved from one frame to the next when B+G+R changed by more than this (10 grey
+levels a channel; sensor noise at the arm tracker's size is about 2) ..."""
+
+MOVING_BLOB_CARDS = 0.1
+"""... and a foreground blob with this many card areas of moved pixels is an arm at work: its
+pixels do not age towards the background (FOREGROUND_MAX_FRAMES), however long it has been
+over the table. A hand laying cards one after another keeps it over the pile for seconds
+(DrukUNO's multi-card plays): its sleeve, still at the table's edge, was taken into the
+background after 1.5 s, the arm no longer reached the edge, and it was lost. A ghost does not
+move."""
 
 RESET_FOREGROUND_FRACTION = 0.6
 """When more than this fraction of the frame is foreground, the background is retaken."""
@@ -160,7 +173,7 @@ class ArmTracker:
         if self.background is None:
             self.background = img.copy()
             self.foreground_age = np.zeros(img.shape[:2], np.int32)
-        self.last_image = img
+        before, self.last_image = self.last_image, img
         if self.table is None:
             self.table = img.copy()
         mask = cv2.morphologyEx(_differs(img, self.background).view(np.uint8), cv2.MORPH_OPEN,
@@ -195,12 +208,28 @@ class ArmTracker:
         follow(self.table, img,
                np.where(bare & ~near, BACKGROUND_RATE_STILL, 0).astype(np.float32))
         self.foreground_age = np.where(mask > 0, self.foreground_age + 1, 0)
+        if before is not None and before.shape == img.shape:
+            self._keep_moving_blobs(mask, img, before)
         fresh = (near & (mask == 0)) | \
             ((mask > 0) & (self.foreground_age < FOREGROUND_MAX_FRAMES))
         follow(self.background, img,
                 np.where(fresh, BACKGROUND_RATE_FOREGROUND, BACKGROUND_RATE_STILL)
                 .astype(np.float32))
         return mask
+
+    def _keep_moving_blobs(self, mask: np.ndarray, img: np.ndarray, before: np.ndarray
+                           ) -> None:
+        """Start the foreground age again on every blob of `mask` that moved since the frame
+        `before` (MOVING_BLOB_CARDS): an arm at work is not a ghost."""
+        count, labels = cv2.connectedComponents(mask, connectivity=8)
+        if count <= 1:
+            return
+        moved = (l1_distance(img, before) > MOVING_L1) & (mask > 0)
+        moved_per_blob = np.bincount(labels[moved], minlength=count)
+        card_area = self.min_area / MIN_ARM_AREA_CARDS
+        at_work = np.nonzero(moved_per_blob[1:] >= MOVING_BLOB_CARDS * card_area)[0] + 1
+        if len(at_work):
+            self.foreground_age[np.isin(labels, at_work)] = 0
 
     def absorb(self, mask: np.ndarray, origin: tuple[int, int]) -> None:
         """The pixels of `mask` (bool, analysis-frame pixels, its top-left corner at `origin`)
