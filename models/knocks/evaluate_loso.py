@@ -347,6 +347,8 @@ def worst(results: list[dict]) -> dict:
 
 
 def main(argv=None) -> int:
+    from models.knocks.train_knocks import BANK_V4_PATH, add_extra_bank_flags, extra_banks_of, fit
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--folds", nargs="*", default=list(LOSO_FOLDS))
     parser.add_argument("--retrain", action="store_true", help="train even if a model exists")
@@ -360,14 +362,7 @@ def main(argv=None) -> int:
                              "(default: the recipe's, train_knocks.NEGATIVE_COPIES)")
     parser.add_argument("--v4-bank", action="store_true",
                         help="train on the v4 bank (train_knocks.BANK_V4_PATH)")
-    parser.add_argument("--talk", action="store_true",
-                        help="train with the table-talk bank too (train_knocks.build_talk_bank)")
-    parser.add_argument("--hands", action="store_true",
-                        help="train with the clap-and-snap bank too "
-                             "(train_knocks.build_hands_bank)")
-    parser.add_argument("--hard-taps", action="store_true",
-                        help="train with the hard-taps bank too (positives; "
-                             "train_knocks.build_hard_taps_bank)")
+    add_extra_bank_flags(parser, "train with the {what} bank too ({file})")
     parser.add_argument("--hard-mining", action="store_true",
                         help="train with online hard-negative mining (train_knocks.train)")
     parser.add_argument("--gates-only", action="store_true",
@@ -390,7 +385,6 @@ def main(argv=None) -> int:
     WITH_GATES = args.with_gates or args.gates_only
     GATES_ONLY = args.gates_only
     from audio.knock_classifier import PatchSpec
-    from models.knocks.train_knocks import BANK_V4_PATH, extra_banks_of, fit
 
     spec = PatchSpec() if args.post_ms is None else PatchSpec(post_s=args.post_ms / 1000)
     MODELS.mkdir(exist_ok=True)

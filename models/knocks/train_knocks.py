@@ -338,6 +338,18 @@ def build_hard_taps_bank() -> None:
 #: one, `train --FLAG` adds it).
 EXTRA_BANKS = {"talk": TALK_BANK_PATH, "hands": HANDS_BANK_PATH, "hard_taps": HARD_TAPS_BANK_PATH}
 
+#: What each extra bank holds, for the flags' help.
+EXTRA_BANK_WHAT = {"talk": "table-talk (espeak-ng)", "hands": "hand claps and finger snaps",
+                   "hard_taps": "hard taps (positives)"}
+
+
+def add_extra_bank_flags(parser: argparse.ArgumentParser, help_template: str) -> None:
+    """`--talk`, `--hands`, `--hard-taps` (EXTRA_BANKS) on `parser`, each helped by
+    `help_template` formatted with the bank's `what` and `file` name."""
+    for flag, path in EXTRA_BANKS.items():
+        parser.add_argument(f"--{flag.replace('_', '-')}", action="store_true",
+                            help=help_template.format(what=EXTRA_BANK_WHAT[flag], file=path.name))
+
 
 def extra_banks_of(args) -> tuple[Path, ...]:
     """The extra banks a parsed command line asks for (`--talk`, `--hands`, `--hard-taps`)."""
@@ -655,12 +667,7 @@ def main(argv=None) -> int:
     b = sub.add_parser("bank")
     b.add_argument("--v4", action="store_true",
                    help=f"the v4 bank (2 copies of each negative) -> {BANK_V4_PATH.name}")
-    b.add_argument("--talk", action="store_true",
-                   help=f"the table-talk bank (espeak-ng) -> {TALK_BANK_PATH.name}")
-    b.add_argument("--hands", action="store_true",
-                   help=f"the hand claps and finger snaps bank -> {HANDS_BANK_PATH.name}")
-    b.add_argument("--hard-taps", action="store_true",
-                   help=f"the hard taps bank (positives) -> {HARD_TAPS_BANK_PATH.name}")
+    add_extra_bank_flags(b, "the {what} bank -> {file}")
     st = sub.add_parser("set-threshold", help="store the default threshold (a logit)")
     st.add_argument("model", type=Path)
     st.add_argument("threshold", type=float)
@@ -672,9 +679,7 @@ def main(argv=None) -> int:
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--no-features", action="store_true", help="the patch only")
     t.add_argument("--v4-bank", action="store_true", help="train on the v4 bank")
-    t.add_argument("--talk", action="store_true", help="and on the table-talk bank")
-    t.add_argument("--hands", action="store_true", help="and on the clap-and-snap bank")
-    t.add_argument("--hard-taps", action="store_true", help="and on the hard-taps bank")
+    add_extra_bank_flags(t, "and on the {what} bank")
     t.add_argument("--hard-mining", action="store_true",
                    help="online hard-negative mining (see train)")
     t.add_argument("--negative-copies", type=int, default=NEGATIVE_COPIES,
