@@ -32,7 +32,9 @@ import argparse
 import json
 import os
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -334,26 +336,32 @@ def build_hard_taps_bank() -> None:
     build_synthetic_bank((("hard_tap", hard_tap, N_HARD_TAPS, 1),), 13, HARD_TAPS_BANK_PATH)
 
 
+class ExtraBank(NamedTuple):
+    path: Path
+    what: str  # for the flags' help
+    build: Callable[[], None]
+
+
 #: The banks `train` may add to the main one, by their command-line flag (`bank --FLAG` builds
 #: one, `train --FLAG` adds it).
-EXTRA_BANKS = {"talk": TALK_BANK_PATH, "hands": HANDS_BANK_PATH, "hard_taps": HARD_TAPS_BANK_PATH}
-
-#: What each extra bank holds, for the flags' help.
-EXTRA_BANK_WHAT = {"talk": "table-talk (espeak-ng)", "hands": "hand claps and finger snaps",
-                   "hard_taps": "hard taps (positives)"}
+EXTRA_BANKS = {
+    "talk": ExtraBank(TALK_BANK_PATH, "table-talk (espeak-ng)", build_talk_bank),
+    "hands": ExtraBank(HANDS_BANK_PATH, "hand claps and finger snaps", build_hands_bank),
+    "hard_taps": ExtraBank(HARD_TAPS_BANK_PATH, "hard taps (positives)", build_hard_taps_bank),
+}
 
 
 def add_extra_bank_flags(parser: argparse.ArgumentParser, help_template: str) -> None:
     """`--talk`, `--hands`, `--hard-taps` (EXTRA_BANKS) on `parser`, each helped by
     `help_template` formatted with the bank's `what` and `file` name."""
-    for flag, path in EXTRA_BANKS.items():
+    for flag, bank in EXTRA_BANKS.items():
         parser.add_argument(f"--{flag.replace('_', '-')}", action="store_true",
-                            help=help_template.format(what=EXTRA_BANK_WHAT[flag], file=path.name))
+                            help=help_template.format(what=bank.what, file=bank.path.name))
 
 
 def extra_banks_of(args) -> tuple[Path, ...]:
     """The extra banks a parsed command line asks for (`--talk`, `--hands`, `--hard-taps`)."""
-    return tuple(path for flag, path in EXTRA_BANKS.items() if getattr(args, flag))
+    return tuple(bank.path for flag, bank in EXTRA_BANKS.items() if getattr(args, flag))
 
 
 class BankMissing(RuntimeError):
@@ -365,7 +373,7 @@ def load_bank(path: Path = BANK_PATH, *extra: Path) -> dict:
     banks = []
     for p in (path, *extra):
         if not p.exists():
-            flags = {BANK_V4_PATH: "v4", **{path: f for f, path in EXTRA_BANKS.items()}}
+            flags = {BANK_V4_PATH: "v4", **{bank.path: f for f, bank in EXTRA_BANKS.items()}}
             flag = f" --{flags[p].replace('_', '-')}" if p in flags else ""
             raise BankMissing(f"no knock bank at {p}: build it first with "
                               f"`python -m models.knocks.train_knocks bank{flag}`")
@@ -690,12 +698,10 @@ def main(argv=None) -> int:
                         "(knock_data.shipped_test_subset; tests/test_knock_holdout.py)")
     args = parser.parse_args(argv)
     if args.cmd == "bank":
-        if args.hard_taps:
-            build_hard_taps_bank()
-        elif args.hands:
-            build_hands_bank()
-        elif args.talk:
-            build_talk_bank()
+        # One bank a call; of several flags the last extra bank in EXTRA_BANKS wins, then --v4.
+        asked = [bank for flag, bank in reversed(EXTRA_BANKS.items()) if getattr(args, flag)]
+        if asked:
+            asked[0].build()
         elif args.v4:
             build_bank(negative_copies=2, path=BANK_V4_PATH)
         else:
