@@ -177,7 +177,7 @@ def _knock_like(knocks: list[HeardKnock], verdicts: list[Verdict] | None,
     heard = [knock_confidence(k.features, model) >= line for k in knocks]
     if verdicts is not None and room is not None:
         logit_line = DetectorParams().knock_logit
-        heard = [gates or max(v.logit - logit_line, room.margin(v)) >= 0
+        heard = [gates or room.margin(v, line=logit_line) >= 0
                  for gates, v in zip(heard, verdicts, strict=True)]
     return sum(heard)
 

@@ -438,9 +438,8 @@ class KnockDetector:
             # Up to the window's end (at the end of the input, what there is: zeros after it).
             heard = self._recent[: max(0, onset + spec.n_post - self._recent_start)]
             verdict = self.classifier.judge(heard, onset - self._recent_start, knock.features)
-            margin = verdict.logit - self.params.knock_logit
-            if self.room is not None:
-                margin = max(margin, self.room.margin(verdict))
+            margin = verdict.logit - self.params.knock_logit if self.room is None \
+                else self.room.margin(verdict, line=self.params.knock_logit)
             confidence = float(1.0 / (1.0 + np.exp(-np.clip(margin, -60.0, 60.0))))
             # An onset found while an earlier one waited for its verdict is inside that
             # knock's refractory time once the earlier one is a knock (a knock's own ring).

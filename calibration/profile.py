@@ -33,7 +33,8 @@ class KnockClassifierCalibration(BaseModel):
     """What this table's 5 knocks taught the learned knock classifier (`audio.knock_classifier
     .RoomCalibration`): onsets that sound like them (cosine similarity of the classifier's
     embedding to `prototype` at least `min_similarity`) count as knocks from the lower logit
-    `near_threshold`; every other onset needs `threshold`, as without calibration."""
+    `near_threshold`; onsets unlike them (similarity under `far_similarity`) need the higher
+    `far_threshold`; every other onset needs `threshold`, as without calibration."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -43,6 +44,10 @@ class KnockClassifierCalibration(BaseModel):
     near_threshold: float = Field(..., description="logit for an onset like this table's knocks")
     separation: float | None = Field(
         None, description="weakest knock's logit minus the strongest other onset's")
+    # Optional so that profiles written before the bar was measured stay valid (no bar).
+    far_similarity: float | None = Field(
+        None, ge=-1, le=1, description="under this similarity an onset is unlike the knocks")
+    far_threshold: float | None = Field(None, description="logit for an onset unlike them")
 
 
 class MicProfile(BaseModel):

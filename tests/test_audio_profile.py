@@ -203,4 +203,5 @@ def test_calibration_teaches_the_classifier_this_tables_knocks_and_the_profile_k
     assert again == mic
     room = room_calibration_for(again)
     assert room is not None and room.min_similarity == mic.classifier.min_similarity
+    assert room.far_threshold is not None and room.far_threshold > room.threshold
     assert room_calibration_for(MIC) is None  # a profile measured without it

@@ -58,6 +58,25 @@ def test_a_room_calibration_lowers_the_line_only_for_onsets_like_its_knocks():
     assert room.margin(Verdict(0.5, np.array([0.0, 1.0, 0.0]))) == pytest.approx(0.5)
 
 
+def test_a_room_calibration_raises_the_line_for_onsets_unlike_its_knocks():
+    from audio.knock_classifier import RoomCalibration, Verdict
+
+    room = RoomCalibration(prototype=(1.0, 0.0, 0.0), min_similarity=0.8, threshold=0.0,
+                           near_threshold=-2.0, separation=3.0, far_similarity=0.5,
+                           far_threshold=2.0)
+    unlike = np.array([0.0, 1.0, 0.0])  # similarity 0
+    between = np.array([0.6, 0.8, 0.0])  # similarity 0.6: neither like nor unlike
+    assert room.margin(Verdict(1.0, unlike)) == pytest.approx(-1.0)  # a knock elsewhere
+    assert room.margin(Verdict(2.5, unlike)) == pytest.approx(0.5)
+    assert room.margin(Verdict(1.0, between)) == pytest.approx(1.0)
+    assert room.margin(Verdict(-1.0, np.array([1.0, 0.0, 0.0]))) == pytest.approx(1.0)
+    # A profile written before the bar was measured has none.
+    old = RoomCalibration.from_dict({**room.to_dict(), "far_similarity": None,
+                                     "far_threshold": None})
+    assert old.margin(Verdict(1.0, unlike)) == pytest.approx(1.0)
+    assert RoomCalibration.from_dict(room.to_dict()) == room
+
+
 def test_calibrating_a_classifier_works_around_the_operating_threshold(classifier):
     from audio.knock_classifier import Verdict
 
@@ -68,3 +87,6 @@ def test_calibrating_a_classifier_works_around_the_operating_threshold(classifie
     # the weakest knock's logit minus 1, never more than 3 under the line, never over it
     assert room.near_threshold == pytest.approx(-1.5)
     assert room.separation == pytest.approx(3.5)
+    # onsets unlike the knocks need 2 logits more than the line
+    assert room.far_threshold == pytest.approx(2.0)
+    assert room.far_similarity < room.min_similarity
