@@ -52,8 +52,16 @@ from referee.events import CardPlayed, CardRemoved, Event
 from referee.rules import RuleSet
 from vision.arms import Arm, robust_level
 from vision.frames import Frame
-from vision.pile_cards import UNSEEN_READ_SURE, CardReading, PlayedCard, gap_s, vote_readings
+from vision.pile_cards import (
+    UNDER_GUESS_CONFIDENCE,
+    UNSEEN_READ_SURE,
+    CardReading,
+    PlayedCard,
+    gap_s,
+    vote_readings,
+)
 from vision.pile_fan import FanCards, UnderCard
+from vision.pile_instick import CoveredUnsureCards
 from vision.pile_landing import hands_before, hull_points, landed_at
 from vision.pile_path import card_path_angle
 from vision.pile_same_hand import ADJUST_WINDOW_S, SEAT_WINDOW_S, SameHandCards
@@ -275,15 +283,6 @@ on the webcam games 301-306 (second family, 3 December) three such changes read 
 all phantom plays (301 48.8 s, the part of a nudged card its hand had covered; 302 5.5 s and
 33.8 s), and no real card in 301-306 or 311-316 read under 0.45 after its seat's last card."""
 
-UNDER_GUESS_CONFIDENCE = 0.4
-"""How sure a card no frame showed, laid by a hand that stopped on the pile just before the
-next card covered it, is written: it is taken for the card that covered it (an instick's card
-is identical), which it was for 15 of the 21 such cards that were real plays on the webcam games
-301-306 and 311-316 (the others: a card played in turn, or the covering card misread). Kept
-below the referee's bar (`RuleSet.min_card_confidence`, 0.5) on purpose: the referee counts it
-as a play and moves the turn on, but judges no card it is unsure of, and an unsure card owes
-no knock, so a wrong guess costs nobody a penalty."""
-
 READ_PAD_CARDS = 0.15
 """The crop given to the reader is the card's patch turned square to the image, with this
 fraction of its size added on each side: the reader may read the patch itself as the card, or
@@ -322,7 +321,7 @@ class _WaitingRead:
 
 
 @dataclass
-class PileWatcher(SameHandCards, FanCards, TakeBacks):
+class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
     """Watches the pile region `region_px` = (x0, y0, x1, y1) of the analysis frame."""
 
     region_px: tuple[int, int, int, int]
@@ -351,6 +350,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks):
         self.clipped = np.zeros((*self.shape, 3), bool)  # the latest crop's clipped channels
         self.hand_left = True  # no hand over the pile since the last card was confirmed
         self.waiting: _WaitingRead | None = None
+        self.held_unsure: list[CardPlayed] = []  # `vision.pile_instick`: may yet be covered
         self.taken_back_t = -np.inf  # when the last take-back was seen
         self.moving: np.ndarray | None = None
         self.came_to_rest: np.ndarray | None = None  # this frame's new card (bool, region)
@@ -365,11 +365,11 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks):
         events = self._watch(frame, arms)
         if self.waiting is not None:
             events = self._read_waiting(frame, arms) + events
-        return events
+        return self._covered_unsure(events, frame.t_s)
 
     def finish(self) -> list[Event]:
         """The end of the footage: a card still waiting for a clean frame is read now."""
-        return self._settle_waiting()
+        return self._covered_unsure(self._settle_waiting(), float("inf"))
 
     def _watch(self, frame: Frame, arms: list[Arm]) -> list[Event]:
         t = frame.t_s
