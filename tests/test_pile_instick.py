@@ -18,6 +18,7 @@ class Pile(CoveredUnsureCards):
     read_sure: float = RuleSet().min_card_confidence
     waiting: object | None = None
     held_unsure: list = field(default_factory=list)
+    last_sure: CardPlayed | None = None
 
 
 def card(t: float, token: str, seat: int | None, confidence: float) -> CardPlayed:
@@ -35,6 +36,23 @@ def test_a_chain_of_unsure_jump_ins_takes_the_card_that_covered_it_last():
     assert [e.confidence for e in out] == [UNDER_GUESS_CONFIDENCE, UNDER_GUESS_CONFIDENCE, 0.99]
     assert out[0].alternatives == ("y_8",) and out[1].alternatives == ("r_skip",)
     assert pile.held_unsure == []
+
+
+def test_an_unsure_jump_in_nobody_covers_takes_the_sure_card_it_was_laid_on():
+    pile = Pile()
+    under = card(30.5, "b_3", 2, 0.99)
+    assert pile._covered_unsure([under], 31.2) == [under]
+    assert pile._covered_unsure([card(31.0, "b_5", 0, 0.36)], 31.6) == []
+    out = pile._covered_unsure([], 31.0 + COVERED_WITHIN_S + CONFIRM_LAG_S + 0.1)
+    assert [(e.card.token, e.confidence, e.alternatives) for e in out] == [
+        ("b_3", UNDER_GUESS_CONFIDENCE, ("b_5",))]
+    # By the same seat, or after a take-back, the card under says nothing about it.
+    for before in ([card(40.5, "g_3", 0, 0.99)], [card(40.5, "g_3", 2, 0.99), CardRemoved(40.8)]):
+        pile = Pile()
+        pile._covered_unsure(before, 40.9)
+        pile._covered_unsure([card(41.0, "g_5", 0, 0.3)], 41.1)
+        out = pile._covered_unsure([], float("inf"))
+        assert [(e.card.token, e.confidence) for e in out] == [("g_5", 0.3)]
 
 
 def test_the_same_seat_or_a_later_card_does_not_rename_an_unsure_card():

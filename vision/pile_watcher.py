@@ -351,6 +351,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         self.hand_left = True  # no hand over the pile since the last card was confirmed
         self.waiting: _WaitingRead | None = None
         self.held_unsure: list[CardPlayed] = []  # `vision.pile_instick`: may yet be covered
+        self.last_sure: CardPlayed | None = None  # `vision.pile_instick`: the card under them
         self.taken_back_t = -np.inf  # when the last take-back was seen
         self.moving: np.ndarray | None = None
         self.came_to_rest: np.ndarray | None = None  # this frame's new card (bool, region)
