@@ -58,6 +58,12 @@ as a play and moves the turn on, but judges no card it is unsure of, and an unsu
 no knock, so a wrong guess costs nobody a penalty."""
 
 
+def guessed_confidence(covering: float | None) -> float:
+    """How sure a card taken for the card of its jump-in chain is written: the covering
+    card's confidence (None: sure), never over UNDER_GUESS_CONFIDENCE."""
+    return round(min(UNDER_GUESS_CONFIDENCE, 1.0 if covering is None else covering), 3)
+
+
 UNSEEN_READ_SURE = 0.8
 """A change no arm was seen bringing (seat None) is a play only when it reads at least this
 sure: a card comes in a hand, and an arm the table's colour, not seen, lays a card that reads

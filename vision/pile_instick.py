@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from referee.events import CardPlayed, Event
-from vision.pile_cards import UNDER_GUESS_CONFIDENCE, gap_s
+from vision.pile_cards import gap_s, guessed_confidence
 
 COVERED_WITHIN_S = 1.0
 """An unsure card covered by another seat's card this soon is taken for it (the window in which
@@ -43,7 +43,7 @@ def _taken_for(card: CardPlayed, sure: CardPlayed) -> CardPlayed:
     if card.card == sure.card:
         return card
     return replace(card, card=sure.card, alternatives=(card.card.token,),
-                   confidence=round(min(UNDER_GUESS_CONFIDENCE, sure.confidence or 1.0), 3))
+                   confidence=guessed_confidence(sure.confidence))
 
 
 class CoveredUnsureCards:
@@ -103,7 +103,7 @@ class CoveredUnsureCards:
     def _nothing_coming(self, card: CardPlayed, now_s: float) -> bool:
         """Can no card covering `card` come any more? None waits to be read that came to rest
         within the window, and none can still be confirmed in it."""
-        waiting = getattr(self, "waiting", None)
+        waiting = self.waiting
         if waiting is not None and gap_s(waiting.played.event_t, card.t) <= COVERED_WITHIN_S:
             return False
         return now_s - card.t > COVERED_WITHIN_S + CONFIRM_LAG_S

@@ -53,11 +53,11 @@ from referee.rules import RuleSet
 from vision.arms import Arm, robust_level
 from vision.frames import Frame
 from vision.pile_cards import (
-    UNDER_GUESS_CONFIDENCE,
     UNSEEN_READ_SURE,
     CardReading,
     PlayedCard,
     gap_s,
+    guessed_confidence,
     vote_readings,
 )
 from vision.pile_fan import FanCards, UnderCard
@@ -741,7 +741,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         jump-in's card is the same card), below the referee's bar (UNDER_GUESS_CONFIDENCE):
         the referee counts them as plays but judges no card it is unsure of."""
         return [CardPlayed(round(t, 4), card=Card.parse(reading.card), seat=seat,
-                           confidence=round(min(reading.confidence, UNDER_GUESS_CONFIDENCE), 3))
+                           confidence=guessed_confidence(reading.confidence))
                 for seat, t in played.hands_before]
 
     def _remainder_of_last(self, played: PlayedCard, reading: CardReading) -> bool:
