@@ -102,3 +102,23 @@ def test_a_hand_that_nudged_its_card_before_leaving_gives_the_nudged_cards_rest_
     path = [(0.0, None), (0.9, (160.0, 70.0)), (1.0, (161.0, 110.0)), (1.3, (167.0, 100.0)),
             (1.8, (170.0, 40.0)), (1.9, None)]
     assert landed_at(history(path, 2.5, hidden_until=1.4), CARD, 2, 1.4, CARD_H) == 1.4
+
+
+def test_a_tip_that_jumps_as_another_arm_leaves_the_card_is_no_nudge():
+    # The laying hand stops on the card at 1.0 s; another seat's arm lies over the pile until
+    # 1.4 s. As it leaves, the tracker draws the staying arm anew and its tip jumps 6 pixels
+    # (a fifth of a card) with no move of the hand (rendered webcam games 303 and 366).
+    def frames(other_leaves_s: float, jump_s: float) -> list:
+        out = []
+        for t, _ in history([(0.0, None)], 2.0):
+            tip = None if t < 0.9 - 1e-9 else (160.0, 70.0) if t < 1.0 - 1e-9 else \
+                (161.0, 110.0) if t < jump_s - 1e-9 else (167.0, 110.0)
+            arms = [] if tip is None else [arm(tip)]
+            out.append((t, [*arms, arm((130.0, 90.0), seat=1,
+                                       over_card=t < other_leaves_s - 1e-9)]))
+        return out
+
+    assert landed_at(frames(1.4, 1.4), CARD, 2, 1.4, CARD_H) == pytest.approx(1.0)
+    # A stop elsewhere that begins in another frame is the hand moving on the card (a nudge):
+    # the card was seen coming to rest.
+    assert landed_at(frames(1.4, 1.5), CARD, 2, 1.4, CARD_H) == 1.4

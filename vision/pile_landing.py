@@ -92,11 +92,29 @@ def landed_at(arm_history: Iterable[tuple[float, list[Arm]]],
         if end - start < MIN_STILL_S:
             continue
         # The last stop before the card was seen at rest; unless the hand stopped elsewhere
-        # on it after (it nudged the card, which came to rest then).
+        # on it after (it nudged the card, which came to rest then), or seemed to: another
+        # arm left the card just then, and the tracker drew this one's outline anew.
         later = [(t, {} if at is None else {seat: at}) for t, at in tips[i + 1:]]
         moved = _stops_of(later, STILL_TIP_CARDS * card_height_px, gap_frames=0)
-        return rest_t if any(not still(where, tip) for *_, where in moved) else float(start)
+        return rest_t if any(not still(where, tip) and not _other_left(frames, seat, xs, ys, t)
+                             for _, t, _, where in moved) else float(start)
     return rest_t
+
+
+def _other_left(frames: list[tuple[float, list[Arm]]], seat: int, xs: np.ndarray,
+                ys: np.ndarray, t: float) -> bool:
+    """Did another seat's arm uncover UNCOVERED_MIN of the card's points (xs, ys) from the
+    frame before `t` to the frame at `t`? Two arms over the pile are one blob or two that
+    touch; as one leaves, the other's outline, and so its tip, is drawn anew and jumps by a
+    tenth of a card or more with no move of the hand (rendered webcam games 303, 32.6 s, and
+    366, 60.3 s: each seemed a nudge, and the card came out 0.3-0.7 s late)."""
+    def others(arms: list[Arm]) -> int:
+        return sum(p.covers(xs, ys) for a in arms for p in a.seat_parts() if p.seat != seat)
+
+    before = [arms for when, arms in frames if when < t]
+    now = [arms for when, arms in frames if when == t]
+    return bool(before and now) and \
+        others(before[-1]) - others(now[0]) >= UNCOVERED_MIN * len(xs)
 
 
 def _tip_left(tips: list[tuple[float, tuple[float, float] | None]], rest_t: float) -> bool:
