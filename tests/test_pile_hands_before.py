@@ -102,6 +102,20 @@ def test_a_stop_before_the_card_before_is_not_counted_again():
     assert hands_before(frames, CARD, 0, 2, 1.2, 2.0, 1.5, 2.2, CARD_H) == []
 
 
+def test_a_hand_on_the_pile_since_before_the_card_before_landed_laid_nothing():
+    # Seat 1's hand lies over the pile from 0.5 s, while the card before lands (0.6 s), never
+    # goes, seems to stop anew at 1.0 s (its outline drawn anew as another arm left) and
+    # leaves at 1.4 s: it brought no card after the card before.
+    stayed = [(0.0, AWAY[1]), (0.5, (150.0, 95.0)), (1.0, ON_CARD), (1.4, (90.0, 140.0)),
+              (1.5, AWAY[1])]
+    frames = history({1: stayed, 0: TOP}, 2.2)
+    assert hands_before(frames, CARD, 0, 2, 0.6, 2.0, 1.5, 2.2, CARD_H) == []
+    # Gone from the pile for a moment after the card before landed, it may have fetched one.
+    back = [*stayed[:2], (0.7, AWAY[1]), (0.9, (120.0, 120.0)), *stayed[2:]]
+    frames = history({1: back, 0: TOP}, 2.2)
+    assert hands_before(frames, CARD, 0, 2, 0.6, 2.0, 1.5, 2.2, CARD_H) == [(1, 1.0)]
+
+
 def watcher() -> PileWatcher:
     return PileWatcher((0, 0, 65, 65), CARD_H, read_card=lambda crop, t: None)
 
