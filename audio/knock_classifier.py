@@ -201,14 +201,18 @@ class RoomCalibration:
     def margin(self, verdict: Verdict, line: float | None = None) -> float:
         """How far (in logits) `verdict` is over this room's line (negative: under it):
         `line` (default `threshold`) for most onsets, lowered for one like this table's knocks
-        and raised for one unlike them."""
-        margin = verdict.logit - (self.threshold if line is None else line)
+        and raised for one unlike them. A `line` other than the one the room was calibrated
+        at moves all three bars by the difference (the near and far bars were set relative to
+        that line)."""
+        shift = 0.0 if line is None else line - self.threshold
+        logit = verdict.logit - shift
+        margin = logit - self.threshold
         similarity = float(np.dot(verdict.embedding, np.asarray(self.prototype)))
         if similarity >= self.min_similarity:
-            margin = max(margin, verdict.logit - self.near_threshold)
+            margin = max(margin, logit - self.near_threshold)
         elif self.far_similarity is not None and self.far_threshold is not None \
                 and similarity < self.far_similarity:
-            margin = min(margin, verdict.logit - self.far_threshold)
+            margin = min(margin, logit - self.far_threshold)
         return margin
 
     def to_dict(self) -> dict:

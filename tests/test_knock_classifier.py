@@ -77,6 +77,18 @@ def test_a_room_calibration_raises_the_line_for_onsets_unlike_its_knocks():
     assert RoomCalibration.from_dict(room.to_dict()) == room
 
 
+def test_a_detector_line_other_than_the_calibrated_one_moves_all_three_bars():
+    from audio.knock_classifier import RoomCalibration, Verdict
+
+    room = RoomCalibration(prototype=(1.0, 0.0, 0.0), min_similarity=0.8, threshold=0.0,
+                           near_threshold=-2.0, separation=3.0, far_similarity=0.5,
+                           far_threshold=2.0)
+    for embedding in ([1.0, 0.0, 0.0], [0.6, 0.8, 0.0], [0.0, 1.0, 0.0]):  # like, between, unlike
+        verdict = Verdict(0.5, np.array(embedding))
+        assert room.margin(verdict, line=1.5) == pytest.approx(room.margin(verdict) - 1.5)
+        assert room.margin(verdict, line=0.0) == pytest.approx(room.margin(verdict))
+
+
 def test_calibrating_a_classifier_works_around_the_operating_threshold(classifier):
     from audio.knock_classifier import Verdict
 
