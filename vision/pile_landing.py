@@ -185,10 +185,10 @@ def hands_before(arm_history: Iterable[tuple[float, list[Arm]]],
     xs, ys = points
     if len(xs) == 0:
         return []
-    arm_history = list(arm_history)  # looked through twice
-    centre, radius = (float(xs.mean()), float(ys.mean())), NEAR_CARD_CARDS * card_height_px
-    near = _tips_near(arm_history, centre, radius, since, now)
-    already = _tips_near(arm_history, centre, radius, since - HISTORY_STEP_S, since)
+    seen = _tips_near(arm_history, (float(xs.mean()), float(ys.mean())),
+                      NEAR_CARD_CARDS * card_height_px, since - HISTORY_STEP_S, now)
+    already = [frame for frame in seen if frame[0] <= since]  # as the card before landed
+    near = [frame for frame in seen if frame[0] > since]
     stops = _stops_of([(t, tips) for t, tips in near if t <= rest_t],
                       STOP_RADIUS_CARDS * card_height_px)
     laid: dict[int, float] = {}
