@@ -145,6 +145,8 @@ def test_an_unnamed_change_needs_a_sure_reading_and_a_same_seat_remainder_a_read
     weak, read = CardReading("r_4", 0.01), CardReading("r_4", 0.9)
     assert watcher._remainder_of_last(remainder, weak)  # the last card's part its hand hid
     assert not watcher._remainder_of_last(remainder, read)  # a card of its own: it reads
+    # Webcam games 364, 373, 374, 382 and 383: such parts read 0.31-0.42, all phantom plays.
+    assert watcher._remainder_of_last(remainder, CardReading("wild_draw_4", 0.36))
     watcher.played = [first, later]
     assert not watcher._remainder_of_last(later, weak)  # long after: not that card's part
     other = played(2, 1.4)
