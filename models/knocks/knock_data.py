@@ -121,7 +121,11 @@ def load_audio(clip: Clip) -> np.ndarray:
     if cached.exists():
         return np.load(cached)
     padded = padded_audio(clip)
-    np.save(cached, padded)
+    # Written aside and renamed: a process running beside this one may read the cache while
+    # it is written (two evaluations at once did, and read an empty file).
+    partial = cached.with_name(f"{cached.stem}.{os.getpid()}.partial.npy")
+    np.save(partial, padded)
+    os.replace(partial, cached)
     return padded
 
 
