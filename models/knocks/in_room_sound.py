@@ -127,6 +127,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="all of the sources' knocks, not only the held-out fifth")
     args = parser.parse_args(argv)
     params = DetectorParams(threshold_k=args.threshold_k)
+    if args.model is not None and not args.model.is_file():
+        parser.error(f"--model: no file {args.model}; give a knock model (.onnx)")
     sources = tuple(s for s in args.sources.split(",") if s)
     unknown = set(sources) - set(KNOCK_SOURCES)
     if unknown:
