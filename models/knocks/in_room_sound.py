@@ -26,9 +26,9 @@ import numpy as np
 from audio.blocks import array_blocks
 from audio.detector import DETECTOR_RATE_HZ, DetectorParams, KnockDetector, detect_knocks
 from audio.knock_classifier import KnockClassifier, default_classifier
+from evaluation.matching import MATCH_TOLERANCE_S
 from models.knocks.knock_data import KNOCK_SOURCES, load_audio, load_clips, shipped_test_subset
 
-MATCH_S = 0.05
 LEVEL_WINDOW_S = 0.05
 LEAD_S = 0.4  # of the clip kept before its first held-out knock (the rest trained the model)
 BLOCK_SAMPLES = 160  # 10 ms blocks, as a live microphone gives them
@@ -103,13 +103,14 @@ def run(snr_db: float, params: DetectorParams | None = None, seed: int = 0,
             source = counts[clip.source]
             for t in times:
                 source.knocks += 1
-                if any(abs(h - t) <= MATCH_S for h in heard):
+                if any(abs(h - t) <= MATCH_TOLERANCE_S for h in heard):
                     source.heard += 1
-                elif any(abs(r - t) <= MATCH_S for r in refused):
+                elif any(abs(r - t) <= MATCH_TOLERANCE_S for r in refused):
                     source.refused += 1
                 else:
                     source.no_onset += 1
-            false_knocks += sum(all(abs(h - t) > MATCH_S for t in labelled) for h in heard)
+            false_knocks += sum(all(abs(h - t) > MATCH_TOLERANCE_S for t in labelled)
+                                for h in heard)
             seconds += len(samples) / DETECTOR_RATE_HZ
     return MixResult(snr_db, counts, false_knocks, seconds)
 
