@@ -67,6 +67,10 @@ class PatchSpec:
     fmin_hz: float = 50.0
     fmax_hz: float = 8_000.0
     floor_db: float = -80.0  # below the patch's loudest bin
+    #: Leading frames whose per-band median power is taken as the room's sound and subtracted
+    #: from every frame before the dB step (0: none). A knock in a noisy room then looks like
+    #: the same knock in a quiet one.
+    denoise_frames: int = 0
 
     @property
     def n_pre(self) -> int:
@@ -120,6 +124,10 @@ def onset_window(samples: np.ndarray, onset_index: int, spec: PatchSpec) -> np.n
     return out
 
 
+#: What a denoised bin keeps of its power at least (-17 dB).
+DENOISE_FLOOR = 0.02
+
+
 def log_mel_patch(window_samples: np.ndarray, spec: PatchSpec) -> np.ndarray:
     """(n_mels, n_frames) float32 log-mel patch of one onset window, level-free.
 
@@ -133,6 +141,10 @@ def log_mel_patch(window_samples: np.ndarray, spec: PatchSpec) -> np.ndarray:
     spectrum = np.fft.rfft(frames, n=spec.n_fft, axis=1)
     power = spectrum.real ** 2 + spectrum.imag ** 2
     mel = _mel_matrix(spec) @ power.T.astype(np.float32)
+    if spec.denoise_frames:
+        room = np.median(mel[:, :spec.denoise_frames], axis=1, keepdims=True)
+        # Keep a little of each bin (a spectral floor) so that no bin is left empty.
+        mel = np.maximum(mel - room, DENOISE_FLOOR * mel)
     db = 10.0 * np.log10(mel + 1e-12)
     db = np.maximum(db - db.max(), spec.floor_db)
     return (db / -spec.floor_db).astype(np.float32)

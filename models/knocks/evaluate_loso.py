@@ -347,13 +347,22 @@ def worst(results: list[dict]) -> dict:
 
 
 def main(argv=None) -> int:
-    from models.knocks.train_knocks import BANK_V4_PATH, add_extra_bank_flags, extra_banks_of, fit
+    from models.knocks.train_knocks import (
+        BANK_V4_PATH,
+        DENOISE_FRAMES,
+        add_extra_bank_flags,
+        extra_banks_of,
+        fit,
+    )
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--folds", nargs="*", default=list(LOSO_FOLDS))
     parser.add_argument("--retrain", action="store_true", help="train even if a model exists")
     parser.add_argument("--steps", type=int, default=3500)
     parser.add_argument("--post-ms", type=float, default=None)
+    parser.add_argument("--denoise-frames", type=int, default=DENOISE_FRAMES,
+                        help="the room subtracted from the patch: PatchSpec.denoise_frames "
+                             f"(default {DENOISE_FRAMES}; 0: none)")
     parser.add_argument("--tag", default="", help="suffix of model files and results")
     parser.add_argument("--model-tag", default=None, help="score the models of another tag")
     parser.add_argument("--no-level-gate", action="store_true")
@@ -386,7 +395,8 @@ def main(argv=None) -> int:
     GATES_ONLY = args.gates_only
     from audio.knock_classifier import PatchSpec
 
-    spec = PatchSpec() if args.post_ms is None else PatchSpec(post_s=args.post_ms / 1000)
+    spec = PatchSpec(denoise_frames=args.denoise_frames,
+                     **({} if args.post_ms is None else {"post_s": args.post_ms / 1000}))
     MODELS.mkdir(exist_ok=True)
 
     def model_of(fold):
