@@ -24,7 +24,10 @@ def merge(paths: list[Path], out: Path) -> None:
 
     models = [onnx.load(str(p)) for p in paths]
     metas = [{p.key: p.value for p in m.metadata_props} for m in models]
-    if len({m["patch_spec"] for m in metas}) != 1:
+    from audio.knock_classifier import PatchSpec
+
+    # Compared as specs, not text: a model made before a field existed reads as its default.
+    if len({PatchSpec(**json.loads(m["patch_spec"])) for m in metas}) != 1:
         raise SystemExit("the models' patch specs differ: they cannot be joined")
     first = models[0]
     inputs = [i.name for i in first.graph.input]
