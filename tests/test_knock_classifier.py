@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from audio.knock_classifier import DEFAULT_MODEL_PATH, KnockClassifier, log_mel_patch
+from audio.knock_classifier import DEFAULT_MODEL_PATH, KnockClassifier, PatchSpec, log_mel_patch
 from models.knocks.knock_augment import card_slap
 from synth.sounds import knock
 
@@ -105,8 +105,6 @@ def test_calibrating_a_classifier_works_around_the_operating_threshold(classifie
 
 
 def test_subtracting_the_room_brings_a_knock_in_noise_closer_to_the_quiet_knock():
-    from audio.knock_classifier import PatchSpec
-
     spec = PatchSpec()
     onset = spec.n_pre
     clean = np.zeros(spec.n_pre + spec.n_post, np.float32)
@@ -121,6 +119,4 @@ def test_subtracting_the_room_brings_a_knock_in_noise_closer_to_the_quiet_knock(
 
 
 def test_a_model_made_before_room_subtraction_reads_as_without_it():
-    from audio.knock_classifier import PatchSpec
-
     assert PatchSpec(**{"rate_hz": 16_000, "post_s": 0.04}).denoise_frames == 0

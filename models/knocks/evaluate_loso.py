@@ -349,7 +349,7 @@ def worst(results: list[dict]) -> dict:
 def main(argv=None) -> int:
     from models.knocks.train_knocks import (
         BANK_V4_PATH,
-        DENOISE_FRAMES,
+        add_denoise_flag,
         add_extra_bank_flags,
         extra_banks_of,
         fit,
@@ -360,9 +360,7 @@ def main(argv=None) -> int:
     parser.add_argument("--retrain", action="store_true", help="train even if a model exists")
     parser.add_argument("--steps", type=int, default=3500)
     parser.add_argument("--post-ms", type=float, default=None)
-    parser.add_argument("--denoise-frames", type=int, default=DENOISE_FRAMES,
-                        help="the room subtracted from the patch: PatchSpec.denoise_frames "
-                             f"(default {DENOISE_FRAMES}; 0: none)")
+    add_denoise_flag(parser)
     parser.add_argument("--tag", default="", help="suffix of model files and results")
     parser.add_argument("--model-tag", default=None, help="score the models of another tag")
     parser.add_argument("--no-level-gate", action="store_true")
