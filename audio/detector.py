@@ -400,7 +400,7 @@ class KnockDetector:
             # when a room profile fitted them to this table's own calibration knocks (then
             # they describe this table, not the one device they were first drawn from; with
             # them, every calibrated left-out source hears 100 % of its later knocks, against
-            # 64.5 % for the worst with the classifier alone: audio/README.md).
+            # 77.4 % for the worst with the classifier alone: audio/README.md).
             confidence = knock_confidence(features, self.model)
             knock = HeardKnock(onset_s, features.strength_db, confidence, features, decided_at_s)
             if confidence >= self.params.min_confidence and not muted:

@@ -195,11 +195,10 @@ class RoomCalibration:
 
     An onset is a knock when its logit >= `threshold`, or when it also sounds like this
     table's knocks (cosine similarity to `prototype` >= `min_similarity`) and its logit is
-    >= `near_threshold` (lower: this table's knocks may be quiet, dull or far away). An
-    onset that sounds unlike them (similarity under `far_similarity`) needs the higher
-    `far_threshold`: at a table whose knock is known, a sound unlike it (talk, a laugh, a
-    clap) is less likely a knock than at an unknown table. None: no such bar (a profile
-    written before it was measured).
+    >= `near_threshold` (lower: this table's knocks may be quiet, dull or far away).
+    Calibration only ever adds knocks: an onset the default line accepts is a knock however
+    unlike the five it sounds, since other players at the table knock with other knuckles,
+    fingers or a pen, and a knock not heard is a wrongful penalty (audio/README.md).
     """
 
     prototype: tuple[float, ...]
@@ -207,24 +206,18 @@ class RoomCalibration:
     threshold: float
     near_threshold: float
     separation: float  # how clearly the knocks stand apart (see `calibrate`)
-    far_similarity: float | None = None
-    far_threshold: float | None = None
 
     def margin(self, verdict: Verdict, line: float | None = None) -> float:
         """How far (in logits) `verdict` is over this room's line (negative: under it):
-        `line` (default `threshold`) for most onsets, lowered for one like this table's knocks
-        and raised for one unlike them. A `line` other than the one the room was calibrated
-        at moves all three bars by the difference (the near and far bars were set relative to
-        that line)."""
+        `line` (default `threshold`) for most onsets, lowered for one like this table's
+        knocks. A `line` other than the one the room was calibrated at moves the near bar by
+        the difference (it was set relative to that line)."""
         shift = 0.0 if line is None else line - self.threshold
         logit = verdict.logit - shift
         margin = logit - self.threshold
         similarity = float(np.dot(verdict.embedding, np.asarray(self.prototype)))
         if similarity >= self.min_similarity:
             margin = max(margin, logit - self.near_threshold)
-        elif self.far_similarity is not None and self.far_threshold is not None \
-                and similarity < self.far_similarity:
-            margin = min(margin, logit - self.far_threshold)
         return margin
 
     def to_dict(self) -> dict:
@@ -234,11 +227,10 @@ class RoomCalibration:
 
     @classmethod
     def from_dict(cls, d: dict) -> RoomCalibration:
-        far = {k: float(d[k]) for k in ("far_similarity", "far_threshold")
-               if d.get(k) is not None}
+        # (Profiles written on 4-5 December also hold a higher "far" line for sounds unlike
+        # the five knocks; it refused other players' real knocks and is ignored.)
         return cls(tuple(float(v) for v in d["prototype"]), float(d["min_similarity"]),
-                   float(d["threshold"]), float(d["near_threshold"]), float(d["separation"]),
-                   **far)
+                   float(d["threshold"]), float(d["near_threshold"]), float(d["separation"]))
 
 
 @lru_cache(maxsize=1)
@@ -315,23 +307,20 @@ class KnockClassifier:
         known, on the other onsets heard while calibrating (the quiet part's), around the
         operating `threshold` (the model's own when None).
 
-        The default threshold is kept for most onsets; those that sound like *this table's*
-        knocks get a lower one, those that sound unlike them a higher one:
+        The default threshold is kept for every onset; those that sound like *this table's*
+        knocks get a lower one too:
         prototype: the knocks' mean (centred, unit) embedding; min_similarity: the least
         leave-one-out similarity of a knock to the other four's prototype, minus
         `sim_margin`, never below `min_sim_floor`; near_threshold: the weakest knock's logit
         minus `logit_margin`, kept between `near_floor` below the default and the default.
         separation: the weakest knock's logit minus the strongest other onset's (how clearly
-        the table's knocks stand apart; NaN when no other onset was heard);
-        far_similarity and far_threshold: an onset less similar than `far_similarity` to the
-        prototype needs the default plus `far_margin`.
+        the table's knocks stand apart; NaN when no other onset was heard).
         Refusing a recording with fewer than 5 clear knocks is the caller's job.
-        The constants were fixed before any evaluation (REPORT.md), except the far bar's two,
-        chosen on the knock recipe's leave-one-source-out fold models (audio/README.md); a
-        model may carry others.
+        The constants were fixed before any evaluation (REPORT.md); a model may carry
+        others.
         """
         p = {"sim_margin": 0.1, "min_sim_floor": 0.6, "logit_margin": 1.0, "near_floor": 3.0,
-             "far_similarity": 0.5, "far_margin": 2.0, **self.calibration_params}
+             **self.calibration_params}
         emb = np.stack([v.embedding for v in knocks])
         proto = emb.mean(axis=0)
         proto /= np.linalg.norm(proto) + 1e-9
@@ -349,6 +338,4 @@ class KnockClassifier:
             threshold=threshold,
             near_threshold=near,
             separation=weakest - strongest_other,
-            far_similarity=p["far_similarity"],
-            far_threshold=threshold + p["far_margin"],
         )

@@ -33,8 +33,7 @@ class KnockClassifierCalibration(BaseModel):
     """What this table's 5 knocks taught the learned knock classifier (`audio.knock_classifier
     .RoomCalibration`): onsets that sound like them (cosine similarity of the classifier's
     embedding to `prototype` at least `min_similarity`) count as knocks from the lower logit
-    `near_threshold`; onsets unlike them (similarity under `far_similarity`) need the higher
-    `far_threshold`; every other onset needs `threshold`, as without calibration."""
+    `near_threshold`; every other onset needs `threshold`, as without calibration."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -44,10 +43,12 @@ class KnockClassifierCalibration(BaseModel):
     near_threshold: float = Field(..., description="logit for an onset like this table's knocks")
     separation: float | None = Field(
         None, description="weakest knock's logit minus the strongest other onset's")
-    # Optional so that profiles written before the bar was measured stay valid (no bar).
+    # Written by the profiles of 4-5 December: a higher line for onsets unlike the five knocks.
+    # It refused other players' real knocks, so it is read (those profiles stay valid) and
+    # ignored; new profiles leave it out.
     far_similarity: float | None = Field(
-        None, ge=-1, le=1, description="under this similarity an onset is unlike the knocks")
-    far_threshold: float | None = Field(None, description="logit for an onset unlike them")
+        None, ge=-1, le=1, description="ignored (profiles of 4-5 December)")
+    far_threshold: float | None = Field(None, description="ignored (profiles of 4-5 December)")
 
 
 class MicProfile(BaseModel):

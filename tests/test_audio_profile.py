@@ -203,5 +203,22 @@ def test_calibration_teaches_the_classifier_this_tables_knocks_and_the_profile_k
     assert again == mic
     room = room_calibration_for(again)
     assert room is not None and room.min_similarity == mic.classifier.min_similarity
-    assert room.far_threshold is not None and room.far_threshold > room.threshold
+    assert again.classifier.far_threshold is None  # no higher line for unlike sounds
     assert room_calibration_for(MIC) is None  # a profile measured without it
+
+
+def test_a_profile_of_4_5_december_with_its_higher_line_still_loads_and_the_line_is_ignored():
+    import numpy as np
+
+    from audio.calibration import room_calibration_for
+    from audio.knock_classifier import Verdict
+    from calibration.profile import KnockClassifierCalibration
+
+    written = KnockClassifierCalibration(prototype=[1.0, 0.0, 0.0], min_similarity=0.8,
+                                         threshold=0.0, near_threshold=-2.0, separation=3.0,
+                                         far_similarity=0.5, far_threshold=2.0)
+    mic = MicProfile(**{**MIC.model_dump(), "classifier": written})
+    again = parse_profile(dump_profile(RoomProfile(mic=mic))).mic
+    room = room_calibration_for(again)
+    # an onset unlike the five knocks, over the default line: still a knock
+    assert room.margin(Verdict(1.0, np.array([0.0, 1.0, 0.0]))) == 1.0
