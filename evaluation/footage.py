@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bruno.review.footage import review_video
+from bruno.review.pipeline import camera_setup
 from calibration.layout import TableLayout
 from evaluation.card_scenes import real_face_sources, real_faces
 from evaluation.knock_data import real_knock_excerpts
@@ -179,12 +180,15 @@ def table(s: Score, games: int) -> str:
 def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
              verbose: bool = False, listen: bool = True,
              family: str = "overhead", in_picture: bool = False,
-             face_sources: tuple[str, ...] = ()) -> tuple[Score, int]:
+             face_sources: tuple[str, ...] = (), proposed: bool = False
+             ) -> tuple[Score, int]:
     """Score the watcher on each scenario's footage. `family`: "overhead" (straight above,
     even light, high bitrate) or "webcam" (`synth.webcam`: a tilted cheap camera, drawn per
     video from the scenario's seed; it is reviewed with the camera profile a calibration of
     its table plane gives, or with `in_picture` with the same geometry as rectangles of the
-    tilted picture, as watchers without the plane would see it). `face_sources`: real photo
+    tilted picture, as watchers without the plane would see it). `proposed`: with the camera
+    proposed from the footage itself, as `bruno review` does without a room profile (in the
+    table plane when the card backs show the camera leans). `face_sources`: real photo
     sources whose cards land in place of rendered faces (`evaluation.card_scenes.real_faces`;
     a token none of them shows is rendered)."""
     total = Score()
@@ -206,7 +210,9 @@ def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
         truth = [json.loads(line) for line in truth_path.read_text().splitlines()]
         read = TruthReader(truth[1:]) if reader == "truth" else recogniser_reader()
         layout = TableLayout()
-        if look is None:
+        if proposed:
+            camera = camera_setup(video, None, scenario.players).camera
+        elif look is None:
             camera = layout.camera_profile(scenario.players, size=size)
         elif in_picture:
             camera = look.camera_profile(layout, scenario.players, size)
@@ -248,6 +254,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--in-picture", action="store_true",
                         help="webcam family: watch the tilted picture itself, with the pile "
                              "and draw piles as rectangles of it, not the table plane")
+    parser.add_argument("--proposed", action="store_true",
+                        help="watch with the camera proposed from the footage itself, as "
+                             "`bruno review` does without a room profile, not the truth's")
     parser.add_argument("--real-faces", default="",
                         help="comma-separated real photo sources (cards-dev, cards-wide) whose "
                              "cut-out cards land in place of rendered faces, e.g. svolsch,"
@@ -278,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     total, games = evaluate(paths, args.reader, (h, w), args.cache, args.verbose,
                             listen=not args.no_sound, family=args.family,
                             in_picture=args.in_picture,
-                            face_sources=face_sources)
+                            face_sources=face_sources, proposed=args.proposed)
     print(table(total, games))
     return 0
 

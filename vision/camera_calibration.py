@@ -71,7 +71,7 @@ class CameraCalibrationError(Exception):
     """The picture does not show what calibration needs; one line for people."""
 
 
-def _card_backs(small: np.ndarray) -> list[tuple[tuple[float, float], float, np.ndarray]]:
+def card_backs(small: np.ndarray) -> list[tuple[tuple[float, float], float, np.ndarray]]:
     """(centre, card height, oval mask) of each card back seen, largest first (small px)."""
     hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
     hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
@@ -159,7 +159,7 @@ def _pile_centre(evidence: np.ndarray, near: tuple[float, float], card_h: float,
     return cx, cy
 
 
-def _work_copy(image: np.ndarray) -> tuple[np.ndarray, float]:
+def work_copy(image: np.ndarray) -> tuple[np.ndarray, float]:
     """The picture at most WORK_WIDTH_PX wide, and its scale (work px per full px)."""
     h, w = image.shape[:2]
     scale = min(1.0, WORK_WIDTH_PX / w)
@@ -178,8 +178,8 @@ def propose_camera(image: np.ndarray, players: int,
     evidence of all frames is added up, so the pile, which stays, outweighs a card carried
     across the table in one of them; the draw piles are taken from `image`."""
     h, w = image.shape[:2]
-    small, scale = _work_copy(image)
-    backs = _card_backs(small)
+    small, scale = work_copy(image)
+    backs = card_backs(small)
     if len(backs) < 2:
         raise CameraCalibrationError(
             f"found {len(backs)} draw pile(s), need 2: put both draw piles (card backs up) in "
@@ -245,8 +245,8 @@ def propose_camera_from_frames(images: Sequence[np.ndarray], players: int,
     # under a hand looks smaller).
     pairs = []
     for image in images:
-        small, scale = _work_copy(image)
-        backs = _card_backs(small)[:2]
+        small, scale = work_copy(image)
+        backs = card_backs(small)[:2]
         pairs.append((sorted((b[0][0] / scale, b[0][1] / scale) for b in backs),
                       min(b[1] for b in backs) / scale) if len(backs) == 2 else None)
 
@@ -361,9 +361,16 @@ def table_plane_from_corners(corners: Sequence[tuple[float, float]], image_size:
     flat = np.float32([[cx - half_w, cy - half_d], [cx + half_w, cy - half_d],
                        [cx + half_w, cy + half_d], [cx - half_w, cy + half_d]])
     pixels = cv2.getPerspectiveTransform(quad, flat).astype(np.float64)
-    # Then turned, scaled and moved (which keeps the table's shape) so that the picture's near
-    # edge is the plane's bottom edge: seat 0's arm still enters the plane from its bottom,
-    # as the watchers expect, and the far seats' arms from its top.
+    return plane_keeping_near_edge(pixels, (h, w))
+
+
+def plane_keeping_near_edge(pixels: np.ndarray, image_size: tuple[int, int]) -> TablePlane:
+    """The table plane of `pixels` (a 3x3 map of picture pixels to a plane seen from straight
+    above, any turn and scale), turned, scaled and moved (which keeps the table's shape) so
+    that the picture's near edge is the plane's bottom edge, end to end: seat 0's arm still
+    enters the plane from its bottom, as the watchers expect, and the far seats' arms from
+    its top."""
+    h, w = image_size
     near = cv2.perspectiveTransform(np.float32([[[0, h], [w, h]]]), pixels)[0]
     left, right = complex(*near[0]), complex(*near[1])
     turn = complex(w, 0) / (right - left)

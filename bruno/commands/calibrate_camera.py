@@ -18,18 +18,16 @@ from vision.camera_calibration import (
     CameraCalibrationError,
     draw_proposal,
     footage_frames,
-    propose_camera_from_frames,
     propose_camera_in_plane,
     table_plane_from_corners,
 )
 from vision.frames import (
     IMAGE_SUFFIXES,
     FrameSourceError,
-    frame_from_image,
     read_camera,
     video_duration_s,
 )
-from vision.table_plane import PlaneRectifier
+from vision.plane_from_backs import as_watched, propose_camera_for_footage
 
 VIDEO_FRAME_AT_S = 3.0
 """From a video, the frame this many seconds in is used: past the deal, a card on the pile."""
@@ -79,8 +77,10 @@ def camera(
         images = footage_frames(str(source), at) if source else [_live(device)]
         image = images[0]
         if table_corners is None:
-            proposal, warnings = propose_camera_from_frames(images, players, seat0_angle,
+            # In the table plane when the card backs show that the camera leans.
+            proposal, warnings = propose_camera_for_footage(images, players, seat0_angle,
                                                             angles)
+            image = as_watched(image, proposal)
         else:
             plane = table_plane_from_corners(_numbers(table_corners, 8, "--table-corners"),
                                              image.shape[:2],
@@ -88,7 +88,7 @@ def camera(
             proposal, warnings = propose_camera_in_plane(images, plane, players, seat0_angle,
                                                          angles)
             # The regions are the plane's: show them on the picture as the plane sees it.
-            image = PlaneRectifier(plane)(frame_from_image(image, 0.0)).full()
+            image = as_watched(image, proposal)
         save_camera_section(out, proposal)
     except (FrameSourceError, CameraCalibrationError, ProfileError) as error:
         raise UserError(str(error)) from None

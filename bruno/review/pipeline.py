@@ -118,12 +118,9 @@ def camera_setup(footage: Path, profile: Path | None, players: int | None,
     """The camera part: the profile's when given; else (with `propose`) proposed from the
     footage and shown in the report; else the default layout, with a note saying so when a
     proposal found nothing."""
-    from vision.camera_calibration import (
-        CameraCalibrationError,
-        draw_proposal,
-        footage_frames,
-        propose_camera_from_frames,
-    )
+    from calibration.camera import DEFAULT_SEAT0_ANGLE_DEG
+    from vision.camera_calibration import CameraCalibrationError, draw_proposal, footage_frames
+    from vision.plane_from_backs import as_watched, propose_camera_for_footage
 
     if profile is not None:
         return CameraSetup(load_camera_profile(profile))
@@ -138,7 +135,8 @@ def camera_setup(footage: Path, profile: Path | None, players: int | None,
         raise ReviewError(str(error)) from None
     image = images[0]
     try:
-        proposal, warnings = propose_camera_from_frames(images, seats)
+        proposal, warnings = propose_camera_for_footage(images, seats, DEFAULT_SEAT0_ANGLE_DEG,
+                                                        None)
     except CameraCalibrationError as error:
         camera = default_camera_profile(seats)
         return CameraSetup(camera, draw_proposal(image, camera),
@@ -146,7 +144,7 @@ def camera_setup(footage: Path, profile: Path | None, players: int | None,
                             f"({error}); the default layout was used."])
     notes = ["No room profile: the pile, draw piles and seats were proposed from the footage "
              "(see the picture at the end).", *warnings]
-    return CameraSetup(proposal, draw_proposal(image, proposal), notes)
+    return CameraSetup(proposal, draw_proposal(as_watched(image, proposal), proposal), notes)
 
 
 @dataclass

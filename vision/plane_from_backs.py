@@ -1,0 +1,263 @@
+"""The table plane of a camera that leans, found from the draw piles' card backs (issue 22).
+
+A card is a 2:3 rectangle lying on the table. Through a camera that leans 20-35 degrees it
+shows as a four-sided figure squashed along the way the camera leans, and the two draw piles
+show it differently: the one on the left leans one way, the one on the right the other (the
+table's lines converge towards the horizon), and a pile nearer the camera looks bigger. So
+the map from the picture to the table seen from straight above (a homography: a symmetric
+linear part and a perspective row, up to a turn and a scale) is the one that makes every
+back's outline a 2:3 rectangle of one size (`fit_plane`, a few Levenberg-Marquardt steps).
+The outlines of the backs of several frames are pooled; one that is not a clean
+parallelogram (a back half under a hand, merged with a dark patch of the table) is left out.
+
+It needs the backs' black outlines: on a table as dark as the backs there are none, and the
+picture is watched as it is (as without this). Four corners of a sheet of paper (`bruno
+calibrate camera --table-corners`) give the plane there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from calibration.camera import CameraProfile, TablePlane
+from vision.camera_calibration import (
+    DARK_LEVEL,
+    CameraCalibrationError,
+    card_backs,
+    plane_keeping_near_edge,
+    propose_camera_from_frames,
+    propose_camera_in_plane,
+    work_copy,
+)
+
+CARD_ASPECT = 2 / 3
+"""A card's short side over its long side."""
+
+OUTLINE_REACH_CARDS = 0.8
+"""A back's black outline is looked for this many card heights round its oval's centre (a
+card's half diagonal is 0.6)."""
+
+MIN_QUAD_FIT = 0.9
+"""The four corners' outline must cover this fraction of the back's black-and-red blob, and
+the blob this fraction of the outline (a back merged with something dark is no card)."""
+
+PARALLEL_TOLERANCE = 0.12
+"""Opposite sides of a back's outline differ in length by at most this fraction."""
+
+MIN_BACKS = 2
+"""Back outlines needed (pooled over the frames), in two places at least: the two draw piles
+of one still frame are enough (their size and the way their sides lean tell the
+perspective)."""
+
+MIN_LEAN = 1.04
+"""A picture squashed less than this (the ratio of the map's two stretches) is taken as
+seen from straight above: the backs' outlines are only good to a few per cent."""
+
+MAX_RESIDUAL = 0.03
+"""The fitted plane must make every back a 2:3 rectangle of one size to within this (the
+RMS of the corners' cosines, the aspects' and sizes' relative errors): more, and the backs
+do not agree on one table (a back misjudged, a third card taken for one)."""
+
+
+def back_outline(small: np.ndarray, oval: np.ndarray, card_h: float) -> np.ndarray | None:
+    """The four corners (float32, 4x2, in order round the outline) of the card back whose red
+    oval is `oval` (a mask of `small`), or None when its outline is not a clean parallelogram.
+
+    The back's body is taken two ways, the first clean outline winning: the pixels darker
+    than a back's black can be (DARK_LEVEL; a pale or coloured table), and the pixels
+    coloured like the body just round the oval, split from the rest at Otsu's level (a lamp
+    or a cast makes the black grey). A table as dark as the back gives no outline."""
+    ys, xs = np.nonzero(oval)
+    cx, cy = float(xs.mean()), float(ys.mean())
+    reach = OUTLINE_REACH_CARDS * card_h
+    h, w = oval.shape
+    x0, x1 = max(0, int(cx - reach)), min(w, int(cx + reach) + 1)
+    y0, y1 = max(0, int(cy - reach)), min(h, int(cy + reach) + 1)
+    window = cv2.GaussianBlur(small[y0:y1, x0:x1], (3, 3), 0)
+    in_oval = oval[y0:y1, x0:x1] > 0
+    near_oval = cv2.dilate(oval[y0:y1, x0:x1], np.ones((5, 5), np.uint8)) > 0
+    dark = cv2.cvtColor(window, cv2.COLOR_BGR2HSV)[..., 2] < DARK_LEVEL
+    colour = window.astype(np.float32)
+    body = np.median(colour[near_oval & ~in_oval], axis=0)
+    distance = np.linalg.norm(colour - body, axis=2)
+    scaled = np.clip(distance * (255 / max(float(distance[~near_oval].max()), 1e-6)), 0, 255)
+    level, _ = cv2.threshold(scaled[~near_oval].astype(np.uint8).reshape(-1, 1), 0, 255,
+                             cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    for body_mask in (dark, scaled <= level):
+        quad = _outline_quad((body_mask | near_oval).astype(np.uint8), in_oval)
+        if quad is not None:
+            return quad + np.float32([x0, y0])
+    return None
+
+
+def _outline_quad(blob: np.ndarray, in_oval: np.ndarray) -> np.ndarray | None:
+    """The parallelogram round the part of `blob` (uint8, a window round one back) that holds
+    the oval, or None when that part runs out of the window or is no parallelogram."""
+    blob = cv2.morphologyEx(blob, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    count, labels = cv2.connectedComponents(blob)
+    at_oval = labels[in_oval]
+    if count < 2 or not (at_oval > 0).any():
+        return None
+    blob = (labels == np.bincount(at_oval[at_oval > 0]).argmax()).astype(np.uint8)
+    if blob[0, :].any() or blob[-1, :].any() or blob[:, 0].any() or blob[:, -1].any():
+        return None  # it runs out of the window: merged with something like it
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    perimeter = cv2.arcLength(hull, True)
+    quad = None
+    for share in (0.02, 0.03, 0.04, 0.06, 0.08):
+        corners = cv2.approxPolyDP(hull, share * perimeter, True)
+        if len(corners) == 4:
+            quad = corners.reshape(4, 2).astype(np.float32)
+            break
+    if quad is None or not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+        return None
+    outline = np.zeros_like(blob)
+    cv2.fillConvexPoly(outline, np.round(quad).astype(np.int32), 1)
+    both = float((outline & blob).sum())
+    if both < MIN_QUAD_FIT * blob.sum() or both < MIN_QUAD_FIT * outline.sum():
+        return None
+    sides = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
+    for a, b in ((sides[0], sides[2]), (sides[1], sides[3])):
+        if abs(a - b) > PARALLEL_TOLERANCE * max(a, b):
+            return None
+    return quad
+
+
+def _ordered(quad: np.ndarray) -> np.ndarray:
+    """The corners clockwise on the picture (y down), the one nearest its top-left first."""
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    quad = quad[np.argsort(angles)]
+    return np.roll(quad, -int(np.argmin(quad.sum(axis=1))), axis=0)
+
+
+def _mapped(params: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """`points` (normalised picture coordinates) through the plane map of `params`: a
+    symmetric linear part (1, b; b, d) and a perspective row (g, h, 1)."""
+    b, d, g, h = params
+    x, y = points[..., 0], points[..., 1]
+    s = g * x + h * y + 1
+    return np.stack([(x + b * y) / s, (b * x + d * y) / s], axis=-1)
+
+
+def _residuals(params: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """For each card: how far its mapped outline is from a rectangle (the cosine of its
+    corner) and from 2:3; and how far its size is from the cards' mean."""
+    mapped = _mapped(params, quads)
+    first = ((mapped[:, 1] - mapped[:, 0]) + (mapped[:, 2] - mapped[:, 3])) / 2
+    second = ((mapped[:, 3] - mapped[:, 0]) + (mapped[:, 2] - mapped[:, 1])) / 2
+    n1, n2 = np.linalg.norm(first, axis=1), np.linalg.norm(second, axis=1)
+    corner = (first * second).sum(axis=1) / (n1 * n2)
+    aspect = np.minimum(n1, n2) / np.maximum(n1, n2) - CARD_ASPECT
+    size = np.maximum(n1, n2)
+    return np.concatenate([corner, aspect, size / size.mean() - 1])
+
+
+def fit_plane(quads: Sequence[np.ndarray], image_size: tuple[int, int]
+              ) -> tuple[np.ndarray, float] | None:
+    """(3x3 map of picture pixels to the table plane, up to a turn and a scale; RMS of the
+    residuals) that makes every card back's outline in `quads` (picture pixels) a 2:3
+    rectangle of one size (Levenberg-Marquardt from a camera straight above); None when it
+    does not settle."""
+    h, w = image_size
+    to_normal = np.array([[1 / w, 0, -0.5], [0, 1 / w, -0.5 * h / w], [0, 0, 1]])
+    corners = np.stack([_ordered(np.asarray(q, np.float64)) for q in quads])
+    normal = corners @ to_normal[:2, :2].T + to_normal[:2, 2]
+    params = np.array([0.0, 1.0, 0.0, 0.0])
+    damping = 1e-3
+    cost = float((_residuals(params, normal) ** 2).sum())
+    for _ in range(50):
+        r = _residuals(params, normal)
+        jacobian = np.empty((len(r), 4))
+        for k in range(4):
+            step = np.zeros(4)
+            step[k] = 1e-6
+            jacobian[:, k] = (_residuals(params + step, normal) - r) / 1e-6
+        normal_eq = jacobian.T @ jacobian
+        move = np.linalg.solve(normal_eq + damping * np.diag(np.diag(normal_eq) + 1e-9),
+                               -jacobian.T @ r)
+        trial = params + move
+        trial_cost = float((_residuals(trial, normal) ** 2).sum())
+        if trial_cost < cost:
+            params, cost, damping = trial, trial_cost, damping / 3
+            if np.abs(move).max() < 1e-7:
+                break
+        else:
+            damping *= 5
+    b, d, g, hh = params
+    if d <= 0 or d < b * b:
+        return None  # not a map that keeps the picture's sense
+    plane = np.array([[1.0, b, 0.0], [b, d, 0.0], [g, hh, 1.0]]) @ to_normal
+    return plane, float(np.sqrt(cost / len(_residuals(params, normal))))
+
+
+def table_plane_from_backs(images: Sequence[np.ndarray]) -> TablePlane | None:
+    """The table plane the draw piles' card backs show, pooled over `images` (frames of one
+    camera, same size); None when the camera looks straight down (within MIN_LEAN), or when
+    the backs seen (MIN_BACKS outlines, in two places at least) do not agree on one plane."""
+    if not images:
+        return None
+    quads = []
+    for image in images:
+        small, scale = work_copy(image)
+        for _, card_h, oval in card_backs(small)[:2]:
+            quad = back_outline(small, oval, card_h)
+            if quad is not None:
+                quads.append(quad / scale)
+    if len(quads) < MIN_BACKS:
+        return None
+    centres = [q.mean(axis=0) for q in quads]
+    card = np.linalg.norm(quads[0][2] - quads[0][0])  # about a card's diagonal
+    if not any(np.linalg.norm(c - centres[0]) > 2 * card for c in centres):
+        return None  # one place only: the perspective cannot be told
+    fitted = fit_plane(quads, images[0].shape[:2])
+    if fitted is None or fitted[1] > MAX_RESIDUAL:
+        return None
+    plane, _ = fitted
+    h, w = images[0].shape[:2]
+    stretches = np.linalg.svd(_jacobian(plane, (w / 2, h / 2)), compute_uv=False)
+    if stretches[0] / stretches[1] < MIN_LEAN:
+        return None
+    return plane_keeping_near_edge(plane, (h, w))
+
+
+def _jacobian(plane: np.ndarray, at: tuple[float, float]) -> np.ndarray:
+    """The 2x2 derivative of the map `plane` at the picture point `at`."""
+    x, y = at
+    u, v, s = plane @ [x, y, 1.0]
+    return np.array([[plane[0, 0] * s - u * plane[2, 0], plane[0, 1] * s - u * plane[2, 1]],
+                     [plane[1, 0] * s - v * plane[2, 0], plane[1, 1] * s - v * plane[2, 1]]]
+                    ) / s ** 2
+
+
+def propose_camera_for_footage(images: Sequence[np.ndarray], players: int,
+                               seat0_angle_deg: float, seat_angles_deg: tuple[float, ...] | None
+                               ) -> tuple[CameraProfile, list[str]]:
+    """The camera section proposed from frames of the table, in the table plane when the
+    card backs show that the camera leans (`table_plane_from_backs`), else in the picture."""
+    plane = table_plane_from_backs(images)
+    if plane is not None:
+        try:
+            profile, warnings = propose_camera_in_plane(images, plane, players,
+                                                        seat0_angle_deg, seat_angles_deg)
+        except CameraCalibrationError:
+            pass  # the warped frames lost a draw pile: the picture as it is
+        else:
+            return profile, [*warnings, "the camera leans: the table is watched as if seen "
+                             "from straight above, in the plane the card backs show"]
+    return propose_camera_from_frames(images, players, seat0_angle_deg, seat_angles_deg)
+
+
+def as_watched(image: np.ndarray, camera: CameraProfile) -> np.ndarray:
+    """`image` as the watchers see it with `camera`: warped into its table plane, if it has
+    one (the regions of a plane's profile are drawn on that)."""
+    if camera.table_plane is None:
+        return image
+    from vision.frames import frame_from_image
+    from vision.table_plane import PlaneRectifier
+
+    return PlaneRectifier(camera.table_plane)(frame_from_image(image, 0.0)).full()
