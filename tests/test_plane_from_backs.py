@@ -21,7 +21,7 @@ from vision.plane_from_backs import (
     table_plane_from_backs,
 )
 
-ABOVE = (360, 640)
+ABOVE = (480, 640)
 """The table seen from straight above (h, w)."""
 
 
@@ -155,3 +155,10 @@ def test_bruno_calibrate_camera_finds_the_plane_of_a_leaning_camera_by_itself(tm
     assert done.returncode == 0, done.stderr
     assert "leans" in done.stderr
     assert load_camera_profile(profile).table_plane is not None
+
+
+def test_a_plane_squashed_more_than_any_webcam_leans_is_refused_as_a_misfit():
+    table, _ = _table()
+    h, w = ABOVE
+    squashed = cv2.resize(table, (w, round(h * 0.6)), interpolation=cv2.INTER_AREA)
+    assert table_plane_from_backs([squashed]) is None

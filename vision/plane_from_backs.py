@@ -56,6 +56,11 @@ MIN_LEAN = 1.04
 """A picture squashed less than this (the ratio of the map's two stretches) is taken as
 seen from straight above: the backs' outlines are only good to a few per cent."""
 
+MAX_LEAN = 1.3
+"""... and one squashed more than this is a misfit, not a camera: a webcam leaning 35 degrees
+squashes the table by about 1.2, and one leaning past 40 sees too little of it to referee.
+(Two backs' corners off by a pixel can make a plane that fits them and not the table.)"""
+
 MAX_RESIDUAL = 0.03
 """The fitted plane must make every back a 2:3 rectangle of one size to within this (the
 RMS of the corners' cosines, the aspects' and sizes' relative errors): more, and the backs
@@ -115,6 +120,9 @@ def _outline_quad(blob: np.ndarray, in_oval: np.ndarray) -> np.ndarray | None:
             break
     if quad is None or not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
         return None
+    quad = _sides_refined(quad, max(contours, key=cv2.contourArea).reshape(-1, 2))
+    if quad is None or not cv2.isContourConvex(quad.reshape(-1, 1, 2)):
+        return None
     outline = np.zeros_like(blob)
     cv2.fillConvexPoly(outline, np.round(quad).astype(np.int32), 1)
     both = float((outline & blob).sum())
@@ -125,6 +133,35 @@ def _outline_quad(blob: np.ndarray, in_oval: np.ndarray) -> np.ndarray | None:
         if abs(a - b) > PARALLEL_TOLERANCE * max(a, b):
             return None
     return quad
+
+
+def _sides_refined(quad: np.ndarray, contour: np.ndarray) -> np.ndarray | None:
+    """The corners where lines fitted to the outline's four straight sides meet: a card's
+    corners are rounded, so the outline's own corner points lie inside the card's."""
+    lines = []
+    for i in range(4):
+        a, b = quad[i].astype(np.float64), quad[(i + 1) % 4].astype(np.float64)
+        length = float(np.linalg.norm(b - a))
+        along = (b - a) / max(length, 1e-9)
+        offset = contour - a
+        t = offset @ along
+        d = np.abs(offset @ np.array([-along[1], along[0]]))
+        # The middle 70 % of the side, near it: not the rounded corners.
+        near = (t > 0.15 * length) & (t < 0.85 * length) & (d < max(2.0, 0.08 * length))
+        if near.sum() < 4:
+            return None
+        vx, vy, x0, y0 = cv2.fitLine(contour[near].astype(np.float32), cv2.DIST_L2, 0, 0.01,
+                                     0.01).ravel()
+        lines.append((np.array([x0, y0], np.float64), np.array([vx, vy], np.float64)))
+    corners = []
+    for i in range(4):
+        (p, u), (q, v) = lines[i - 1], lines[i]
+        matrix = np.column_stack([u, -v])
+        if abs(np.linalg.det(matrix)) < 1e-6:
+            return None
+        s, _ = np.linalg.solve(matrix, q - p)
+        corners.append(p + s * u)
+    return np.float32(corners)
 
 
 def _ordered(quad: np.ndarray) -> np.ndarray:
@@ -205,9 +242,12 @@ def table_plane_from_backs(images: Sequence[np.ndarray]) -> TablePlane | None:
     for image in images:
         small, scale = work_copy(image)
         for _, card_h, oval in card_backs(small)[:2]:
-            quad = back_outline(small, oval, card_h)
+            # Found at the work copy's size, outlined at the picture's own (corners to a
+            # pixel there are what the plane is made of).
+            full_oval = cv2.resize(oval, image.shape[1::-1], interpolation=cv2.INTER_NEAREST)
+            quad = back_outline(image, full_oval, card_h / scale)
             if quad is not None:
-                quads.append(quad / scale)
+                quads.append(quad)
     if len(quads) < MIN_BACKS:
         return None
     centres = [q.mean(axis=0) for q in quads]
@@ -220,7 +260,7 @@ def table_plane_from_backs(images: Sequence[np.ndarray]) -> TablePlane | None:
     plane, _ = fitted
     h, w = images[0].shape[:2]
     stretches = np.linalg.svd(_jacobian(plane, (w / 2, h / 2)), compute_uv=False)
-    if stretches[0] / stretches[1] < MIN_LEAN:
+    if not MIN_LEAN <= stretches[0] / stretches[1] <= MAX_LEAN:
         return None
     return plane_keeping_near_edge(plane, (h, w))
 
