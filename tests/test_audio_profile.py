@@ -187,6 +187,23 @@ def test_a_recording_of_claps_from_the_start_is_refused_as_not_quiet(tmp_path):
         measure(path)
 
 
+def test_a_room_whose_sound_swells_and_settles_is_calibrated_in_it(tmp_path):
+    # A kitchen's steady sound is its quiet: no bang in it, though at its loudest it comes
+    # within 10 dB of the weakest knock (the rule before refused it as "not quiet").
+    import numpy as np
+
+    rate = 48_000
+    t = np.arange(11 * rate) / rate
+    swell = 1 + 1.5 * np.sin(np.pi * t / 2.5) ** 2
+    sound = place(noise(rate, seconds=11.0, rms=0.04) * swell, knock(rate, amplitude=0.5),
+                  [5.5 + i for i in range(5)], rate)
+    path = tmp_path / "kitchen.wav"
+    soundfile.write(path, sound, rate)
+    measurement = measure(path)
+    assert measurement.profile.knocks_heard == 5
+    assert not measurement.margin_is_safe  # ... and it says the knocks barely clear the room
+
+
 def test_calibration_teaches_the_classifier_this_tables_knocks_and_the_profile_keeps_it(
         tmp_path):
     from audio.calibration import room_calibration_for

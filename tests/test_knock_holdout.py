@@ -85,3 +85,22 @@ def test_held_out_knocks_are_heard_through_real_room_sound_at_15_db(through_room
     assert counts.knocks >= 6 * 15
     assert counts.heard >= 0.9 * counts.knocks, \
         f"{source}: {counts.heard} of {counts.knocks} ({counts.no_onset} with no onset)"
+
+
+def test_a_calibration_recording_made_in_a_room_has_its_quiet_start_and_five_knocks():
+    # The in-room evaluation's protocol (`in_room_sound --calibrated`): the room's sound alone
+    # for 5 s, then the knocks a second apart over it, at the SNR asked for.
+    from audio.calibration import measure_mic
+    from models.knocks.in_room_sound import QUIET_S, protocol_in_room
+    from synth.sounds import knock, noise, place
+
+    rate = DETECTOR_RATE_HZ
+    clip = place(noise(rate, seconds=2.0, rms=1e-4), knock(rate, amplitude=0.5), [1.0], rate)
+    room = noise(rate, seconds=3.0, rms=0.01)
+    recording = protocol_in_room([(clip, 1.0)] * 5, room, 20.0, np.random.default_rng(0))
+    assert len(recording) == round((QUIET_S + 6.5) * rate)
+    quiet = recording[: round(QUIET_S * rate)]
+    assert 0 < np.sqrt(np.mean(quiet ** 2)) < 0.1 * np.abs(recording).max()
+    blocks = array_blocks(recording.astype(np.float32), rate, rate, 160)
+    mic = measure_mic(blocks).profile
+    assert mic.knocks_heard == 5
