@@ -198,8 +198,8 @@ def fit_plane(quads: Sequence[np.ndarray], image_size: tuple[int, int]
               ) -> tuple[np.ndarray, float] | None:
     """(3x3 map of picture pixels to the table plane, up to a turn and a scale; RMS of the
     residuals) that makes every card back's outline in `quads` (picture pixels) a 2:3
-    rectangle of one size (Levenberg-Marquardt from a camera straight above); None when it
-    does not settle."""
+    rectangle of one size (Levenberg-Marquardt from a camera straight above); None when the
+    map it ends at would turn the picture over (the caller judges the RMS)."""
     h, w = image_size
     to_normal = np.array([[1 / w, 0, -0.5], [0, 1 / w, -0.5 * h / w], [0, 0, 1]])
     corners = np.stack([_ordered(np.asarray(q, np.float64)) for q in quads])
