@@ -13,8 +13,8 @@ parallelogram (a back half under a hand, merged with a dark patch of the table) 
 It needs the backs' black outlines, taken as the whole card (black to the edge, 2:3, as the
 rendered deck's backs are; a printed deck's white border round the black is not looked for,
 and its black alone is narrower: vision/TABLE.md). On a table as dark as the backs there are
-none, and the picture is watched as it is (as without this). Four corners of a sheet of paper (`bruno
-calibrate camera --table-corners`) give the plane there.
+none, and the picture is watched as it is (as without this). Four corners of a sheet of paper
+(`bruno calibrate camera --table-corners`) give the plane there.
 """
 
 from __future__ import annotations
@@ -280,7 +280,8 @@ def propose_camera_for_footage(images: Sequence[np.ndarray], players: int,
                                seat0_angle_deg: float, seat_angles_deg: tuple[float, ...] | None
                                ) -> tuple[CameraProfile, list[str]]:
     """The camera section proposed from frames of the table, in the table plane when the
-    card backs show that the camera leans (`table_plane_from_backs`), else in the picture."""
+    card backs show that the camera leans (`table_plane_from_backs`; the profile then has
+    `table_plane`), else in the picture; and warnings for the user."""
     plane = table_plane_from_backs(images)
     if plane is not None:
         try:
@@ -289,9 +290,14 @@ def propose_camera_for_footage(images: Sequence[np.ndarray], players: int,
         except CameraCalibrationError:
             pass  # the warped frames lost a draw pile: the picture as it is
         else:
-            return profile, [*warnings, "the camera leans: the table is watched as if seen "
-                             "from straight above, in the plane the card backs show"]
+            return profile, warnings
     return propose_camera_from_frames(images, players, seat0_angle_deg, seat_angles_deg)
+
+
+LEANING_NOTE = ("the camera leans: the table is watched as if seen from straight above, in "
+                "the plane the draw piles' card backs show")
+"""What a proposal in the table plane tells the user (`bruno calibrate camera`, the review's
+notes)."""
 
 
 def as_watched(image: np.ndarray, camera: CameraProfile) -> np.ndarray:

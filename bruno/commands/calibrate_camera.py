@@ -27,7 +27,7 @@ from vision.frames import (
     read_camera,
     video_duration_s,
 )
-from vision.plane_from_backs import as_watched, propose_camera_for_footage
+from vision.plane_from_backs import LEANING_NOTE, as_watched, propose_camera_for_footage
 
 VIDEO_FRAME_AT_S = 3.0
 """From a video, the frame this many seconds in is used: past the deal, a card on the pile."""
@@ -104,6 +104,8 @@ def camera(
         print("seats       " + ", ".join(f"{s}: {a:g}°"
                                          for s, a in enumerate(proposal.seat_angles_deg)))
         print(f"card height {proposal.card_height:.3f} of the frame")
+        if proposal.table_plane is not None and table_corners is None:
+            print(LEANING_NOTE[0].upper() + LEANING_NOTE[1:])
         print(f"wrote [camera] to {out}; check {picture}")
     for warning in warnings:
         print(f"bruno: warning: {warning}", file=sys.stderr)

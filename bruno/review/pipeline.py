@@ -120,7 +120,7 @@ def camera_setup(footage: Path, profile: Path | None, players: int | None,
     proposal found nothing."""
     from calibration.camera import DEFAULT_SEAT0_ANGLE_DEG
     from vision.camera_calibration import CameraCalibrationError, draw_proposal, footage_frames
-    from vision.plane_from_backs import as_watched, propose_camera_for_footage
+    from vision.plane_from_backs import LEANING_NOTE, as_watched, propose_camera_for_footage
 
     if profile is not None:
         return CameraSetup(load_camera_profile(profile))
@@ -144,6 +144,8 @@ def camera_setup(footage: Path, profile: Path | None, players: int | None,
                             f"({error}); the default layout was used."])
     notes = ["No room profile: the pile, draw piles and seats were proposed from the footage "
              "(see the picture at the end).", *warnings]
+    if proposal.table_plane is not None:
+        notes.append(LEANING_NOTE[0].upper() + LEANING_NOTE[1:] + ".")
     return CameraSetup(proposal, draw_proposal(as_watched(image, proposal), proposal), notes)
 
 
