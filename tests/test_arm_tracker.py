@@ -151,3 +151,32 @@ def test_one_arm_has_no_parts():
                               .astype(np.uint8))
     assert [a.seat for a in arms] == [1] and arms[0].parts == ()
     assert arms[0].seat_parts() == (arms[0],)
+
+
+def test_a_dark_sleeve_on_a_dark_table_still_joins_the_hand_to_the_edge():
+    """A black sleeve over a dark green table is too dark for the colour test and too close
+    in brightness for the brightness test: only the light hand at its end stands out, cut off
+    from the frame's edge. The arm is still found, entering where the sleeve does."""
+    rng = np.random.default_rng(9)
+    table_colour = np.array((20, 40, 35), np.float32)  # dark green (BGR)
+
+    def frame(with_arm: bool) -> np.ndarray:
+        image = np.full((*SIZE, 3), table_colour, np.float32)
+        if with_arm:
+            sleeve = np.zeros(SIZE, np.float32)
+            cv2.line(sleeve, (319, 40), (210, 80), 1.0, 14)
+            sleeve = cv2.GaussianBlur(sleeve, (0, 0), 2.0)[..., None]
+            image = image * (1 - sleeve) + np.array((26, 25, 23), np.float32) * sleeve
+            cv2.ellipse(image, (200, 84), (14, 10), 20, 0, 360, (170, 185, 230), -1)
+        image += rng.normal(0, 1.5, image.shape).astype(np.float32)
+        return np.clip(image, 0, 255).astype(np.uint8)
+
+    tracker = ArmTracker((160.0, 100.0), (90.0, 210.0, 330.0), card_height_px=30.0)
+    for _ in range(10):
+        assert tracker.update(frame(False)) == []
+    for _ in range(5):
+        arms = tracker.update(frame(True))
+    assert len(arms) == 1, arms
+    (entry_x, _), (tip_x, tip_y) = arms[0].entry, arms[0].tip
+    assert entry_x > 300 and abs(tip_x - 195) < 20 and abs(tip_y - 86) < 15, arms[0]
+    assert arms[0].seat == 2

@@ -39,6 +39,15 @@ MIN_SUM_DIFF = 45.0
 """... and, for the brightness test, by more than this in B+G+R (0-765; 15 grey levels): on a
 near-black table any flicker is a large ratio."""
 
+BRIDGE_SUM_DIFF = 20.0
+BRIDGE_DARK_LEVEL = 20.0
+BRIDGE_CHROMA_DIFF = 0.15
+"""To join a blob cut off from the view's edge to it (`ArmTracker._rejoined`) a pixel need
+differ from the bare table only by these (for MIN_SUM_DIFF, DARK_LEVEL, CHROMA_DIFF_MIN): a
+black sleeve over the dark streaks of a dark green table (sums 75-85 against 95-135) is no
+arm by the tests above, but its colour is far from the table's (0.3 or more). At the tracker's
+size a dark table's noise moves the sum by a few and the chromaticity by about 0.05."""
+
 DARK_LEVEL = 40.0
 """Below this mean grey level chromaticity is mostly noise and is not trusted."""
 
@@ -161,6 +170,11 @@ class ArmTracker:
         self.min_area = MIN_ARM_AREA_CARDS * card_height_px ** 2 * 2 / 3 * ARM_SCALE ** 2
         self.last_image: np.ndarray | None = None
         self.table: np.ndarray | None = None  # the background never taken from foreground
+        self.taken_in: np.ndarray | None = None
+        """Pixels (0/1 uint8, ARM_SCALE) that are not the bare table by BRIDGE_SUM_DIFF's
+        looser tests: what the background took in (the part of an arm that rested long, a
+        card lying still) or never saw as foreground (a dark sleeve on a dark table); None
+        when nothing is over the table."""
 
     def foreground(self, small: np.ndarray) -> np.ndarray:
         """A 0/1 uint8 mask (at ARM_SCALE) of what is not the table; updates the background.
@@ -187,14 +201,22 @@ class ArmTracker:
         # The table follows what a lamp or a shadow can make of it, nothing else: an arm that
         # rested long enough to be taken into the background stays out of it, so that once
         # the arm has gone the bare table it uncovers is known for what it is (below).
+        # What the looser tests call not table is held out of it too: a dark sleeve on a
+        # dark table passes the tests above, and the table would take it in within frames.
+        not_table = _differs(img, self.table, BRIDGE_SUM_DIFF, BRIDGE_DARK_LEVEL,
+                             BRIDGE_CHROMA_DIFF)
         bare = ~_differs(img, self.table)
         if not mask.any():
             # Nothing over the table (most frames): the same updates as below, without the
             # masks.
-            follow(self.table, img, np.where(bare, BACKGROUND_RATE_STILL, 0).astype(np.float32))
+            follow(self.table, img,
+                   np.where(bare & ~not_table, BACKGROUND_RATE_STILL, 0).astype(np.float32))
             self.foreground_age[:] = 0
             follow(self.background, img, BACKGROUND_RATE_STILL)
+            self.taken_in = None
             return mask
+        self.taken_in = cv2.morphologyEx(not_table.view(np.uint8), cv2.MORPH_OPEN,
+                                         np.ones((2, 2), np.uint8))
         # A ghost: the background took in an arm that rested long, the arm has gone, and the
         # bare table shows again. It is table, at once.
         ghost = (mask > 0) & bare
@@ -206,7 +228,8 @@ class ArmTracker:
         # thin ghost of the arm once it has gone (joining the next arm into one blob).
         near = cv2.dilate(mask, _AROUND) > 0
         follow(self.table, img,
-               np.where(bare & ~near, BACKGROUND_RATE_STILL, 0).astype(np.float32))
+               np.where(bare & ~not_table & ~near, BACKGROUND_RATE_STILL, 0)
+               .astype(np.float32))
         self.foreground_age = np.where(mask > 0, self.foreground_age + 1, 0)
         if before is not None and before.shape == img.shape:
             self._keep_moving_blobs(mask, img, before)
@@ -249,7 +272,40 @@ class ArmTracker:
 
     def update(self, small: np.ndarray) -> list[Arm]:
         mask = self.foreground(small)
-        return self.arms_in(mask)
+        return self.arms_in(self._rejoined(mask))
+
+    def _rejoined(self, mask: np.ndarray) -> np.ndarray:
+        """`mask` with the taken-in part of an arm put back where that joins a blob that
+        does not reach the view's edge to it. A sleeve that rested at the table's edge for
+        FOREGROUND_MAX_FRAMES was taken into the background; when the arm then reaches in,
+        its hand and card are a blob cut off from the edge, no arm at all, and the card it
+        lays goes to another arm in view (rendered webcam game 426: a dark sleeve over a dark
+        table, six cards named for the wrong seat or none)."""
+        if self.taken_in is None:
+            return mask
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        edge = self._edge_pixels(mask.shape)
+        cut_off = [label for label in range(1, count)
+                   if stats[label, cv2.CC_STAT_AREA] >= self.min_area
+                   and not edge[labels == label].any()]
+        if not cut_off:
+            return mask
+        joined = mask | self.taken_in
+        _, bridge = cv2.connectedComponents(joined, connectivity=8)
+        for label in cut_off:
+            through = int(bridge[labels == label][0])
+            if edge[bridge == through].any():
+                mask = mask | ((bridge == through) & (self.taken_in > 0)).view(np.uint8)
+        return mask
+
+    def _edge_pixels(self, shape: tuple[int, int]) -> np.ndarray:
+        """Where an arm enters: the view's edge, or the frame's (bool, at `shape`)."""
+        if self.view is not None:
+            return self._view_edge(shape)
+        h, w = shape
+        edge = np.ones(shape, bool)
+        edge[EDGE_PX + 1:h - 1 - EDGE_PX, EDGE_PX + 1:w - 1 - EDGE_PX] = False
+        return edge
 
     def _view_edge(self, shape: tuple[int, int]) -> np.ndarray:
         """The pixels (at `shape`, ARM_SCALE) within EDGE_PX of where the view ends."""
@@ -361,7 +417,9 @@ class ArmTracker:
         return parts
 
 
-def _differs(img: np.ndarray, ref: np.ndarray) -> np.ndarray:
+def _differs(img: np.ndarray, ref: np.ndarray, min_sum_diff: float = MIN_SUM_DIFF,
+             dark_level: float = DARK_LEVEL, chroma_diff_min: float = CHROMA_DIFF_MIN
+             ) -> np.ndarray:
     """Pixels of `img` that a lamp or a passing shadow cannot have made from `ref`: their
     brightness or their chromaticity moved too far (bool mask)."""
     sum_img = channel_sum(img)
@@ -369,11 +427,11 @@ def _differs(img: np.ndarray, ref: np.ndarray) -> np.ndarray:
     sum_ref = channel_sum(ref)
     sum_ref += 1.0
     chroma = l1_distance(cv2.divide(img, per_pixel(sum_img)), cv2.divide(ref, per_pixel(sum_ref)))
-    lit = cv2.min(sum_img, sum_ref) > 3 * DARK_LEVEL
+    lit = cv2.min(sum_img, sum_ref) > 3 * dark_level
     ratio = cv2.divide(sum_img, sum_ref)
     fg = (ratio > BRIGHTNESS_RATIO_MAX) | (ratio < 1 / BRIGHTNESS_RATIO_MAX)
-    fg &= cv2.absdiff(sum_img, sum_ref) > MIN_SUM_DIFF
-    fg |= lit & (chroma > CHROMA_DIFF_MIN)
+    fg &= cv2.absdiff(sum_img, sum_ref) > min_sum_diff
+    fg |= lit & (chroma > chroma_diff_min)
     return fg
 
 
