@@ -51,12 +51,13 @@ def timed(args: list[str]) -> tuple[float, float]:
 
 
 def decoding_alone_s(video: Path) -> float:
-    """Wall seconds to decode every frame and nothing else, as a review decodes (one thread,
-    beside the one that watches: `vision.frames.decoded_ahead`): the floor under a review."""
+    """Wall seconds to decode every frame and nothing else, as a review decodes (FFmpeg's
+    frame threads, beside the thread that watches: `vision.frames.decoded_ahead`): the floor
+    under a review."""
     from vision.frames import read_video
 
     started = time.perf_counter()
-    for _ in read_video(video, decoder_threads=1):
+    for _ in read_video(video):
         pass
     return time.perf_counter() - started
 
@@ -75,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
           "card recogniser, knock detector):")
     if not args.quick:
         wall = decoding_alone_s(VIDEO)
-        print(f"  decoding alone (one thread, as a review decodes; no watching): wall {wall:.1f} s "
+        print(f"  decoding alone (as a review decodes; no watching): wall {wall:.1f} s "
               f"= {seconds / wall:.2f}x real time")
     with tempfile.TemporaryDirectory() as out:
         for label, extra in runs:

@@ -243,10 +243,12 @@ def read_video(path: str | Path, analysis_width: int = ANALYSIS_WIDTH_PX,
 def decoded_ahead(frames: Iterator[Frame], depth: int = DECODE_AHEAD_FRAMES) -> Iterator[Frame]:
     """`frames` (from `read_video`), decoded in a thread of their own up to `depth` frames
     ahead of the caller, who watches them meanwhile (PyAV lets go of the interpreter while it
-    decodes). With `read_video(..., decoder_threads=1)` the two make a review's two cores'
-    work: the demo's vision 13.0-13.6 s with FFmpeg's frame threads in the caller's thread,
-    11.1-11.3 s this way (21.2 -> 18.6 CPU-s); at 1080p (its first 30 s scaled up) one
-    decoder thread is still the faster, 4.3-4.6 s against 4.9-5.2 s with frame threads.
+    decodes). A review lets FFmpeg decode with its frame threads in that thread
+    (`decoder_threads=0`): on a video of a high bitrate decoding is the slow half, and a
+    second decoding thread takes the core the watching leaves idle (the rendered overhead
+    bench game, 15 Mb/s: one thread 5.0-5.2 s, frame threads 3.8 s; 5 December). On the
+    demo (0.9 Mb/s) one thread was the faster when the watchers cost more (11.1 s against
+    13.0 s, 2 December); now both take 6.8 s, the frame threads 0.5 CPU-s more.
     Errors come out where they would have: after the frames before them. Stopping early
     (closing this generator) stops the thread and closes `frames`."""
     handed: queue.Queue = queue.Queue(maxsize=depth)

@@ -57,7 +57,7 @@ def watch_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
     watched = 0.0
     error = None
     try:
-        for frame in decoded_ahead(read_video(Path(path), decoder_threads=1)):
+        for frame in decoded_ahead(read_video(Path(path))):
             new = watcher.update(frame)
             seen += new
             if follower is not None:
