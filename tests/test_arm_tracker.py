@@ -180,3 +180,31 @@ def test_a_dark_sleeve_on_a_dark_table_still_joins_the_hand_to_the_edge():
     (entry_x, _), (tip_x, tip_y) = arms[0].entry, arms[0].tip
     assert entry_x > 300 and abs(tip_x - 195) < 20 and abs(tip_y - 86) < 15, arms[0]
     assert arms[0].seat == 2
+
+
+def test_a_hand_whose_sleeve_cannot_be_seen_is_followed_while_it_moves():
+    """A sleeve exactly the table's colour: only the light hand shows. Reaching in from the
+    right edge it is an arm; cut off from the edge it is still that seat's arm while it moves,
+    and no arm once it lies still (a card laid and left lies still too)."""
+    rng = np.random.default_rng(10)
+    table_colour = np.array((15, 15, 18), np.float32)  # near black
+
+    def frame(hand_x: int | None) -> np.ndarray:
+        image = np.full((*SIZE, 3), table_colour, np.float32)
+        if hand_x is not None:
+            cv2.ellipse(image, (hand_x, 86), (14, 10), 0, 0, 360, (150, 170, 210), -1)
+        image += rng.normal(0, 1.5, image.shape).astype(np.float32)
+        return np.clip(image, 0, 255).astype(np.uint8)
+
+    tracker = ArmTracker((160.0, 90.0), (90.0, 210.0, 330.0, 0.0), card_height_px=30.0)
+    for _ in range(10):
+        assert tracker.update(frame(None)) == []
+    seen = []
+    for hand_x in range(318, 190, -8):  # in from the right edge, 8 px a frame
+        arms = tracker.update(frame(hand_x))
+        seen.append((hand_x, [(a.seat, round(a.tip[0])) for a in arms]))
+    assert all(len(arms) == 1 and arms[0][0] == 3 for _, arms in seen), seen
+    assert abs(seen[-1][1][0][1] - (seen[-1][0] - 14)) <= 4, seen[-1]  # the tip: the hand's far end
+    for _ in range(3):
+        arms = tracker.update(frame(seen[-1][0]))
+    assert arms == []

@@ -80,6 +80,10 @@ over the table. A hand laying cards one after another keeps it over the pile for
 background after 1.5 s, the arm no longer reached the edge, and it was lost. A ghost does not
 move."""
 
+FOLLOW_CARDS = 1.0
+"""An arm lost from one frame to the next is followed to a moving blob within this many card
+heights of its tip (`ArmTracker._followed`): a hand moves about a card in a frame at most."""
+
 RESET_FOREGROUND_FRACTION = 0.6
 """When more than this fraction of the frame is foreground, the background is retaken."""
 
@@ -169,6 +173,8 @@ class ArmTracker:
         self.base_median: np.ndarray | None = None
         self.min_area = MIN_ARM_AREA_CARDS * card_height_px ** 2 * 2 / 3 * ARM_SCALE ** 2
         self.last_image: np.ndarray | None = None
+        self.moved: np.ndarray | None = None  # pixels that changed since the last frame
+        self.previous_arms: list[Arm] = []
         self.table: np.ndarray | None = None  # the background never taken from foreground
         self.taken_in: np.ndarray | None = None
         """Pixels (0/1 uint8, ARM_SCALE) that are not the bare table by BRIDGE_SUM_DIFF's
@@ -188,6 +194,8 @@ class ArmTracker:
             self.background = img.copy()
             self.foreground_age = np.zeros(img.shape[:2], np.int32)
         before, self.last_image = self.last_image, img
+        self.moved = None if before is None or before.shape != img.shape else \
+            l1_distance(img, before) > MOVING_L1
         if self.table is None:
             self.table = img.copy()
         mask = cv2.morphologyEx(_differs(img, self.background).view(np.uint8), cv2.MORPH_OPEN,
@@ -271,8 +279,53 @@ class ArmTracker:
         self.foreground_age[ys, xs] = 0
 
     def update(self, small: np.ndarray) -> list[Arm]:
-        mask = self.foreground(small)
-        return self.arms_in(self._rejoined(mask))
+        mask = self._rejoined(self.foreground(small))
+        arms = self.arms_in(mask)
+        arms += self._followed(mask, arms)
+        self.previous_arms = arms
+        return arms
+
+    def _followed(self, mask: np.ndarray, arms: list[Arm]) -> list[Arm]:
+        """Arms of the last frame lost in this one, followed to a moving blob cut off from
+        the edge that lies where their tip was: a sleeve too like the table even for the
+        faint tests (a black one over a near-black table) shows as an arm only while its
+        hand is near the edge; reaching in, the hand and the card it carries move on alone.
+        Only while that blob moves: a card laid and left lies still."""
+        lost = [arm for arm in self.previous_arms if arm.seat is not None
+                and all(arm.seat not in {p.seat for p in a.seat_parts()} for a in arms)]
+        if not lost or self.last_image is None or self.moved is None:
+            return []
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        edge = self._edge_pixels(mask.shape)
+        card_area = self.min_area / MIN_ARM_AREA_CARDS
+        reach = (FOLLOW_CARDS * self.card_height_px * ARM_SCALE) ** 2
+        followed: list[Arm] = []
+        taken: set[int] = set()
+        for label in range(1, count):
+            if stats[label, cv2.CC_STAT_AREA] < self.min_area:
+                continue
+            blob = labels == label
+            if edge[blob].any() or (self.moved & blob).sum() < MOVING_BLOB_CARDS * card_area:
+                continue
+            ys, xs = np.nonzero(blob)
+            for arm in lost:
+                if id(arm) in taken:
+                    continue
+                tx, ty = arm.tip[0] * ARM_SCALE, arm.tip[1] * ARM_SCALE
+                if ((xs - tx) ** 2 + (ys - ty) ** 2).min() > reach:
+                    continue
+                taken.add(id(arm))
+                ex, ey = arm.entry[0] * ARM_SCALE, arm.entry[1] * ARM_SCALE
+                far = int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2))
+                x, y = int(xs.min()), int(ys.min())
+                box = np.zeros((int(ys.max()) - y + 1, int(xs.max()) - x + 1), bool)
+                box[ys - y, xs - x] = True
+                scale = 1.0 / ARM_SCALE
+                followed.append(Arm(arm.entry, ((xs[far] + 0.5) * scale, (ys[far] + 0.5) * scale),
+                                    float(len(xs)) * scale * scale, arm.entry_angle_deg,
+                                    arm.seat, (x, y, box)))
+                break
+        return followed
 
     def _rejoined(self, mask: np.ndarray) -> np.ndarray:
         """`mask` with the taken-in part of an arm put back where that joins a blob that
