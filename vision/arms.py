@@ -173,14 +173,14 @@ class ArmTracker:
         self.base_median: np.ndarray | None = None
         self.min_area = MIN_ARM_AREA_CARDS * card_height_px ** 2 * 2 / 3 * ARM_SCALE ** 2
         self.last_image: np.ndarray | None = None
-        self.moved: np.ndarray | None = None  # pixels that changed since the last frame
+        self.image_before: np.ndarray | None = None  # the frame before `last_image`
         self.previous_arms: list[Arm] = []
         self.table: np.ndarray | None = None  # the background never taken from foreground
-        self.taken_in: np.ndarray | None = None
+        self.faint: np.ndarray | None = None
         """Pixels (0/1 uint8, ARM_SCALE) that are not the bare table by BRIDGE_SUM_DIFF's
-        looser tests: what the background took in (the part of an arm that rested long, a
-        card lying still) or never saw as foreground (a dark sleeve on a dark table); None
-        when nothing is over the table."""
+        looser tests, foreground or not: a sleeve too like the table for the arm tests (a
+        black one on a dark table), what the background took in (the part of an arm that
+        rested long, a card lying still); None when nothing is over the table."""
 
     def foreground(self, small: np.ndarray) -> np.ndarray:
         """A 0/1 uint8 mask (at ARM_SCALE) of what is not the table; updates the background.
@@ -194,8 +194,7 @@ class ArmTracker:
             self.background = img.copy()
             self.foreground_age = np.zeros(img.shape[:2], np.int32)
         before, self.last_image = self.last_image, img
-        self.moved = None if before is None or before.shape != img.shape else \
-            l1_distance(img, before) > MOVING_L1
+        self.image_before = before
         if self.table is None:
             self.table = img.copy()
         mask = cv2.morphologyEx(_differs(img, self.background).view(np.uint8), cv2.MORPH_OPEN,
@@ -221,9 +220,9 @@ class ArmTracker:
                    np.where(bare & ~not_table, BACKGROUND_RATE_STILL, 0).astype(np.float32))
             self.foreground_age[:] = 0
             follow(self.background, img, BACKGROUND_RATE_STILL)
-            self.taken_in = None
+            self.faint = None
             return mask
-        self.taken_in = cv2.morphologyEx(not_table.view(np.uint8), cv2.MORPH_OPEN,
+        self.faint = cv2.morphologyEx(not_table.view(np.uint8), cv2.MORPH_OPEN,
                                          np.ones((2, 2), np.uint8))
         # A ghost: the background took in an arm that rested long, the arm has gone, and the
         # bare table shows again. It is table, at once.
@@ -291,12 +290,15 @@ class ArmTracker:
         faint tests (a black one over a near-black table) shows as an arm only while its
         hand is near the edge; reaching in, the hand and the card it carries move on alone.
         Only while that blob moves: a card laid and left lies still."""
-        lost = [arm for arm in self.previous_arms if arm.seat is not None
-                and all(arm.seat not in {p.seat for p in a.seat_parts()} for a in arms)]
-        if not lost or self.last_image is None or self.moved is None:
+        present = {p.seat for a in arms for p in a.seat_parts()}
+        lost = [arm for arm in self.previous_arms
+                if arm.seat is not None and arm.seat not in present]
+        before, now = self.image_before, self.last_image
+        if not lost or before is None or now is None or before.shape != now.shape:
             return []
+        moved = l1_distance(now, before) > MOVING_L1
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        edge = self._edge_pixels(mask.shape)
+        edge = self._view_edge(mask.shape)
         card_area = self.min_area / MIN_ARM_AREA_CARDS
         reach = (FOLLOW_CARDS * self.card_height_px * ARM_SCALE) ** 2
         followed: list[Arm] = []
@@ -305,7 +307,7 @@ class ArmTracker:
             if stats[label, cv2.CC_STAT_AREA] < self.min_area:
                 continue
             blob = labels == label
-            if edge[blob].any() or (self.moved & blob).sum() < MOVING_BLOB_CARDS * card_area:
+            if edge[blob].any() or (moved & blob).sum() < MOVING_BLOB_CARDS * card_area:
                 continue
             ys, xs = np.nonzero(blob)
             for arm in lost:
@@ -315,57 +317,43 @@ class ArmTracker:
                 if ((xs - tx) ** 2 + (ys - ty) ** 2).min() > reach:
                     continue
                 taken.add(id(arm))
-                ex, ey = arm.entry[0] * ARM_SCALE, arm.entry[1] * ARM_SCALE
-                far = int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2))
-                x, y = int(xs.min()), int(ys.min())
-                box = np.zeros((int(ys.max()) - y + 1, int(xs.max()) - x + 1), bool)
-                box[ys - y, xs - x] = True
-                scale = 1.0 / ARM_SCALE
-                followed.append(Arm(arm.entry, ((xs[far] + 0.5) * scale, (ys[far] + 0.5) * scale),
-                                    float(len(xs)) * scale * scale, arm.entry_angle_deg,
-                                    arm.seat, (x, y, box)))
+                x, y, _, _, _ = stats[label]
+                box = (int(ys.max()) - y + 1, int(xs.max()) - x + 1)
+                followed.append(self._arm_entering_at(arm.entry, xs, ys, x, y, box))
                 break
         return followed
 
     def _rejoined(self, mask: np.ndarray) -> np.ndarray:
-        """`mask` with the taken-in part of an arm put back where that joins a blob that
-        does not reach the view's edge to it. A sleeve that rested at the table's edge for
-        FOREGROUND_MAX_FRAMES was taken into the background; when the arm then reaches in,
-        its hand and card are a blob cut off from the edge, no arm at all, and the card it
-        lays goes to another arm in view (rendered webcam game 426: a dark sleeve over a dark
-        table, six cards named for the wrong seat or none)."""
-        if self.taken_in is None:
+        """`mask` with the faint pixels (`faint`) put back where they join a blob that does
+        not reach the view's edge to it. A sleeve too like the table for the arm tests (or
+        taken into the background while it rested at the table's edge) leaves its hand and
+        card a blob cut off from the edge, no arm at all, and the card it lays goes to
+        another arm in view (rendered webcam game 426: a black sleeve over a dark table, six
+        cards named for the wrong seat or none)."""
+        if self.faint is None:
             return mask
         count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        edge = self._edge_pixels(mask.shape)
+        edge = self._view_edge(mask.shape)
         cut_off = [label for label in range(1, count)
                    if stats[label, cv2.CC_STAT_AREA] >= self.min_area
                    and not edge[labels == label].any()]
         if not cut_off:
             return mask
-        joined = mask | self.taken_in
+        joined = mask | self.faint
         _, bridge = cv2.connectedComponents(joined, connectivity=8)
         for label in cut_off:
             through = int(bridge[labels == label][0])
             if edge[bridge == through].any():
-                mask = mask | ((bridge == through) & (self.taken_in > 0)).view(np.uint8)
+                mask = mask | ((bridge == through) & (self.faint > 0)).view(np.uint8)
         return mask
 
-    def _edge_pixels(self, shape: tuple[int, int]) -> np.ndarray:
-        """Where an arm enters: the view's edge, or the frame's (bool, at `shape`)."""
-        if self.view is not None:
-            return self._view_edge(shape)
-        h, w = shape
-        edge = np.ones(shape, bool)
-        edge[EDGE_PX + 1:h - 1 - EDGE_PX, EDGE_PX + 1:w - 1 - EDGE_PX] = False
-        return edge
-
     def _view_edge(self, shape: tuple[int, int]) -> np.ndarray:
-        """The pixels (at `shape`, ARM_SCALE) within EDGE_PX of where the view ends."""
+        """The pixels (at `shape`, ARM_SCALE) within EDGE_PX of where the view ends: where an
+        arm enters (without a `view`, the frame's edge)."""
         if self._edge is None or self._edge.shape != shape:
             h, w = shape
-            view = cv2.resize(self.view.astype(np.uint8), (w, h),
-                              interpolation=cv2.INTER_NEAREST)
+            view = np.ones(shape, np.uint8) if self.view is None else cv2.resize(
+                self.view.astype(np.uint8), (w, h), interpolation=cv2.INTER_NEAREST)
             view = np.pad(view, 1)  # the frame's own edge ends the view too
             near = cv2.dilate(1 - view, np.ones((2 * EDGE_PX + 3,) * 2, np.uint8))[1:-1, 1:-1]
             self._edge = near.astype(bool)
@@ -386,13 +374,9 @@ class ArmTracker:
             blob = labels[y:y + bh, x:x + bw] == label
             ys, xs = np.nonzero(blob)
             xs, ys = xs + x, ys + y
-            if self.view is None:
-                edge = (xs <= EDGE_PX) | (ys <= EDGE_PX) | (xs >= w - 1 - EDGE_PX) | \
-                    (ys >= h - 1 - EDGE_PX)
-            else:
-                edge = self._view_edge(mask.shape)[ys, xs]
-                if not edge.any():
-                    continue  # does not reach the edge of the view: not an arm
+            edge = self._view_edge(mask.shape)[ys, xs]
+            if not edge.any():
+                continue  # does not reach the edge of the view: not an arm
             for part_xs, part_ys, part_edge in self._one_arm_each(xs, ys, edge):
                 if len(part_xs) < self.min_area:
                     continue
@@ -409,10 +393,17 @@ class ArmTracker:
              box: tuple[int, int]) -> Arm:
         """The arm made of the pixels (xs, ys) (ARM_SCALE frame), `edge` those at the view's
         edge, inside the box of (height, width) `box` at (x, y)."""
-        ex, ey = float(xs[edge].mean()), float(ys[edge].mean())
-        far = int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2))
         scale = 1.0 / ARM_SCALE
-        entry = ((ex + 0.5) * scale, (ey + 0.5) * scale)
+        entry = ((float(xs[edge].mean()) + 0.5) * scale, (float(ys[edge].mean()) + 0.5) * scale)
+        return self._arm_entering_at(entry, xs, ys, x, y, box)
+
+    def _arm_entering_at(self, entry: tuple[float, float], xs: np.ndarray, ys: np.ndarray,
+                         x: int, y: int, box: tuple[int, int]) -> Arm:
+        """The arm of the pixels (xs, ys) inside the box `box` at (x, y) (ARM_SCALE frame)
+        that enters at `entry` (analysis-frame pixels): its tip the pixel farthest from it."""
+        scale = 1.0 / ARM_SCALE
+        ex, ey = entry[0] / scale - 0.5, entry[1] / scale - 0.5
+        far = int(np.argmax((xs - ex) ** 2 + (ys - ey) ** 2))
         tip = ((xs[far] + 0.5) * scale, (ys[far] + 0.5) * scale)
         angle = angle_deg(entry, self.pile_centre)
         mask = np.zeros(box, bool)
