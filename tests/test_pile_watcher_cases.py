@@ -171,3 +171,38 @@ def test_a_glare_passing_over_the_pile_is_light_and_a_new_card_is_not():
     new_card = rng.uniform(40, 200, (600, 3)).astype(np.float32)
     assert not _explained_by_light(new_card, pile, where)
     assert _explained_by_light(pile * 0.8, pile)  # a lamp turned down, as before
+
+
+def test_a_glare_that_whitens_the_pile_is_light_and_a_card_the_tables_hue_is_not():
+    import numpy as np
+
+    from vision.pile_shapes import explained_by_glare, explained_by_light
+
+    rng = np.random.default_rng(5)
+    ys, xs = np.mgrid[0:30, 0:20]
+    where = np.column_stack([xs.ravel(), ys.ravel()]) / 30.0  # card heights
+    pile = rng.uniform(20, 180, (600, 3)).astype(np.float32)  # the cards under the glare
+    # The lamp mirrored in the gloss adds white light, most at the spot's middle: the print
+    # keeps its differences between channels but washes out (rendered webcam game 441, 49.7 s).
+    spot = 70.0 * np.exp(-((where[:, 0] - 0.3) ** 2 + (where[:, 1] - 0.5) ** 2) / 0.3)
+    noise = rng.normal(0, 4, pile.shape)
+    glared = (pile * 1.1 + spot[:, None] + noise).astype(np.float32)
+    assert not explained_by_light(glared, pile, where)  # its colours change: not a lamp's factor
+    assert explained_by_glare(glared, pile, where)
+    # Light taken away is no glare coming (the watcher asks the other way round whether a
+    # glare the reference took in has left).
+    assert not explained_by_glare(pile, glared, where)
+    # A red card on a reddish-brown table has the table's hue, only brighter; but its border
+    # and print change from pixel to pixel where the table did not (rendered webcam game 391,
+    # 1.1 s, its first card).
+    table = np.tile(np.float32([6, 48, 107]), (600, 1))
+    card = np.tile(np.float32([34, 78, 140]), (600, 1))
+    border = (xs.ravel() < 3) | (xs.ravel() > 16) | (ys.ravel() < 3) | (ys.ravel() > 26)
+    card[border] = (200, 205, 215)
+    card[(abs(xs.ravel() - 10) < 3) & (abs(ys.ravel() - 15) < 6)] = (230, 230, 235)  # the numeral
+    card += rng.normal(0, 4, card.shape).astype(np.float32)
+    assert not explained_by_glare(card, table, where)
+    assert not explained_by_glare(table, card, where)
+    # Nor is a new card's print over the old one's, nor a patch too small to judge.
+    assert not explained_by_glare(rng.uniform(20, 230, (600, 3)).astype(np.float32), pile, where)
+    assert not explained_by_glare(glared[:10], pile[:10], where[:10])

@@ -30,6 +30,22 @@ s): 0.030 and 0.125; the 62 new cards of overhead games 301-302: at least 0.245 
 card's print changes colour and brightness from pixel to pixel). Looser than the even
 light's bounds because a glare's edge mixes with blur and compression."""
 
+GLARE_MAX_RESIDUAL = 45.0
+"""A changed pixel is the pile under added light (`explained_by_glare`) when the smooth
+light explains it to within this (summed over its three channels) ..."""
+
+GLARE_GAIN_RANGE = (0.6, 1.6)
+"""... with the print's own contrast scaled by a factor in this range on the median ..."""
+
+GLARE_MIN_FIT = 0.85
+"""... at this fraction of the changed pixels no channel of which clipped ..."""
+
+GLARE_MIN_ADDED = 10.0
+"""... which got brighter by at least this much on the median (a glare adds light) ..."""
+
+GLARE_MIN_PIXELS = 24
+"""... and there are at least this many of them to judge by."""
+
 SATURATED = 0.25
 """A pixel whose channels spread this much ((max - min) / sum) shows a card's colour, not its
 white, its black or a grey table ..."""
@@ -104,6 +120,30 @@ def explained_by_light(now: np.ndarray, before: np.ndarray,
     terms = np.column_stack([np.ones_like(x), x, y, x * x, x * y, y * y])
     fit, *_ = np.linalg.lstsq(terms, ratio, rcond=None)
     return bool(np.subtract(*np.percentile(ratio - terms @ fit, [75, 25])) < GLARE_MAX_SPREAD)
+
+
+def explained_by_glare(now: np.ndarray, before: np.ndarray, where: np.ndarray) -> bool:
+    """True when `now` (N x 3 pixels, none of them clipped, at `where`, their N x 2 places in
+    card heights) is `before` with light added and scaled by amounts that vary smoothly over
+    the patch: `now = k * before + s`, k and s each a quadratic in x and y, s >= 0 on the
+    median. A glare is the lamp mirrored in the cards' gloss: it adds light (whitening the
+    print, so its chromaticity changes beyond `GLARE_MAX_CHROMA`: rendered webcam game 441,
+    49.7 s, 0.10) and brightens the middle of the spot more than its rim, but it cannot draw
+    a new print: a card's border against its body, its numeral against its oval, change from
+    pixel to pixel where what lay there before did not, and no smooth light makes that."""
+    if len(now) < GLARE_MIN_PIXELS:
+        return False
+    x, y = where[:, 0], where[:, 1]
+    terms = np.column_stack([np.ones_like(x), x, y, x * x, x * y, y * y])
+    design = np.vstack([np.hstack([terms * before[:, c, None], terms]) for c in range(3)])
+    fit, *_ = np.linalg.lstsq(design, now.T.reshape(-1), rcond=None)
+    residual = np.abs(now.T.reshape(-1) - design @ fit).reshape(3, -1).sum(axis=0)
+    gain, added = terms @ fit[:6], terms @ fit[6:]
+    # The print stays at about its own strength under the light: a gain near 0 would make
+    # any patch out of a flat one (a card's place on the bare table, seen the other way round).
+    low, high = GLARE_GAIN_RANGE
+    return bool((residual <= GLARE_MAX_RESIDUAL).mean() >= GLARE_MIN_FIT
+                and low <= np.median(gain) <= high and np.median(added) >= GLARE_MIN_ADDED)
 
 
 def card_colour(pixels: np.ndarray) -> np.ndarray | None:

@@ -69,6 +69,7 @@ from vision.pile_shapes import (
     CHANGE_L1,
     best_card_rect,
     card_sized,
+    explained_by_glare,
     explained_by_light,
     grown,
     matches,
@@ -103,6 +104,13 @@ white or yellow card on a brightly lit table is clipped almost all over (its ova
 field) and is still far brighter than a darker card under it. Dropping every pixel with a
 clipped channel lost those cards: rendered game 307 (a vivid, brightly lit table) missed 9 of
 31 plays, its new card's patch cut to the few unclipped pixels around its print."""
+
+GLARE_MIN_UNCLIPPED = 0.25
+"""A change is judged for a glare (`vision.pile_shapes.explained_by_glare`) on its pixels no
+channel of which clipped, when they are at least this share of it: a glare's middle clips, its
+rim does not (rendered webcam game 441, 49.7 s: a third); a yellow card under a lamp turned up
+clips nearly all over, and the few pixels left are no sample of it (4 %: the lamp test's seed 4
+took a new card for light)."""
 
 MIN_MOVING_PX_FRACTION = 0.004
 """Fewer moving pixels than this fraction of the region is noise, not a hand."""
@@ -450,15 +458,25 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
 
     def _light_over(self, crop: np.ndarray, changed: np.ndarray) -> bool:
         """Is the change at `changed` (a card-shaped patch's changed pixels) the light over
-        what lay there (`vision.pile_shapes.explained_by_light`)? Judged on the pixels no
-        channel of which clipped: a clipped pixel's colour is not known (a glare whitens the
-        pile's middle)."""
+        what lay there: a lamp or shadow's factor (`vision.pile_shapes.explained_by_light`),
+        or a glare's added white coming or going (`explained_by_glare`)? Judged on the pixels
+        no channel of which clipped: a clipped pixel's colour is not known (a glare whitens
+        the pile's middle)."""
         seen = changed & ~self.clipped.any(axis=2)
         if seen.sum() < 0.5 * changed.sum():
             seen = changed  # mostly clipped: the bounds are all there is
         ys, xs = np.nonzero(seen)
         where = np.column_stack([xs, ys]).astype(np.float64) / self.card_height_px
-        return explained_by_light(crop[seen], self.reference[seen], where)
+        if explained_by_light(crop[seen], self.reference[seen], where):
+            return True
+        unclipped = changed & ~self.clipped.any(axis=2)
+        if unclipped.sum() < GLARE_MIN_UNCLIPPED * changed.sum():
+            return False  # a card's white and yellow clipped under a bright lamp: not known
+        now, before = crop[unclipped], self.reference[unclipped]
+        ys, xs = np.nonzero(unclipped)
+        where = np.column_stack([xs, ys]).astype(np.float64) / self.card_height_px
+        # A glare coming over the pile, or one leaving it that the reference took in.
+        return explained_by_glare(now, before, where) or explained_by_glare(before, now, where)
 
     def _remember(self, t: float, crop: np.ndarray, frame: Frame, arms: list[Arm]) -> None:
         self.history.append((t, crop))
