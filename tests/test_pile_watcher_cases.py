@@ -206,3 +206,32 @@ def test_a_glare_that_whitens_the_pile_is_light_and_a_card_the_tables_hue_is_not
     # Nor is a new card's print over the old one's, nor a patch too small to judge.
     assert not explained_by_glare(rng.uniform(20, 230, (600, 3)).astype(np.float32), pile, where)
     assert not explained_by_glare(glared[:10], pile[:10], where[:10])
+
+
+def test_a_patch_that_changed_as_the_whole_picture_jumped_with_no_hand_near_is_light():
+    import numpy as np
+
+    from vision.arms import Arm
+    from vision.pile_watcher import LIGHT_STEP_WINDOW_S, PileWatcher
+
+    watcher = PileWatcher((0, 0, 40, 40), 10.0, lambda crop, t: None)
+    pile = np.full((40, 40, 3), 120.0, np.float32)
+    pile[10:25, 10:20] = (200.0, 60.0, 40.0)  # the top card
+    watcher.reference = pile.copy()
+    after = pile * 1.1
+    after[10:25, 10:20] = (150.0, 90.0, 45.0)  # the camera's response: not a common factor
+    watcher.history.extend([(0.9, pile.copy()), (1.0, after)])
+    watcher.arm_history.extend([(0.9, []), (1.0, [])])
+    watcher.light_step_t = 1.0  # an exposure step in the frame at 1.0 s
+    hull = np.zeros((40, 40), bool)
+    hull[10:25, 10:20] = True
+    assert watcher._after_light_step(1.3, hull)
+    assert not watcher._after_light_step(1.0 + LIGHT_STEP_WINDOW_S + 0.1, hull)  # long after
+    # A hand over the pile since the jump may have laid a card there.
+    hand = Arm(entry=(20.0, 39.0), tip=(15.0, 17.0), area_px=300.0, entry_angle_deg=90.0, seat=0)
+    watcher.arm_history.append((1.1, [hand]))
+    assert not watcher._after_light_step(1.3, hull)
+    watcher.arm_history.pop()
+    # Nor did the jump change it when it already differed just before (a card on its way).
+    watcher.history[0] = (0.9, after)
+    assert not watcher._after_light_step(1.3, hull)

@@ -112,6 +112,20 @@ rim does not (rendered webcam game 441, 49.7 s: a third); a yellow card under a 
 clips nearly all over, and the few pixels left are no sample of it (4 %: the lamp test's seed 4
 took a new card for light)."""
 
+LIGHT_STEP = 0.05
+"""The whole picture's light jumped when a channel's level (`robust_level`) changed by this
+much (log) from one watched frame to the next: an exposure step or a lamp (the rendered
+webcam family's steps are 13-37 %; a hand entering moves the level by a percent or two)."""
+
+LIGHT_STEP_WINDOW_S = 1.0
+"""A change confirmed this soon after such a jump may be the jump (`_after_light_step`) ..."""
+
+LIGHT_STEP_HAND_S = 0.2
+"""... when no arm's tip was over the pile from this long before the jump on ..."""
+
+LIGHT_STEP_SAME = 0.9
+"""... and this share of the patch showed the reference in the last frame before it."""
+
 MIN_MOVING_PX_FRACTION = 0.004
 """Fewer moving pixels than this fraction of the region is noise, not a hand."""
 
@@ -357,6 +371,9 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         self.played: list[PlayedCard] = []
         self.stale_since = np.full(self.shape, np.inf)
         self.base_level: np.ndarray | None = None
+        self.level: np.ndarray | None = None  # the last frame's (`robust_level`)
+        self.light_step = False  # set by `_crop` when the level jumped in this frame
+        self.light_step_t: float | None = None  # the last such frame
         self.clip_floor = np.full(3, CLIPPED_LEVEL, np.float32)  # CLIPPED_LEVEL, scaled
         self.clipped = np.zeros((*self.shape, 3), bool)  # the latest crop's clipped channels
         self.hand_left = True  # no hand over the pile since the last card was confirmed
@@ -386,8 +403,11 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
     def _watch(self, frame: Frame, arms: list[Arm]) -> list[Event]:
         t = frame.t_s
         self.came_to_rest = None
+        self.light_step = False
         crop, clipped = self._crop(frame.small)
         self.clipped = clipped
+        if self.light_step:
+            self.light_step_t = t
         self._remember(t, crop, frame, arms)
         if self.reference is None:
             self.reference = crop
@@ -435,6 +455,10 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         # Scaled to the first frame's light (not to a fixed level, which would amplify the
         # noise of a dark table along with its brightness).
         gains = self.base_level / level
+        if self.level is not None and \
+                float(np.abs(np.log(level / self.level)).max()) >= LIGHT_STEP:
+            self.light_step = True  # the whole picture jumped: the camera or the lamp
+        self.level = level
         crop = scale_channels(raw.astype(np.float32), gains)
         self.clip_floor = (CLIPPED_LEVEL * gains).astype(np.float32)
         clipped = raw >= CLIPPED_LEVEL  # per channel
@@ -477,6 +501,24 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         where = np.column_stack([xs, ys]).astype(np.float64) / self.card_height_px
         # A glare coming over the pile, or one leaving it that the reference took in.
         return explained_by_glare(now, before, where) or explained_by_glare(before, now, where)
+
+    def _after_light_step(self, t: float, hull: np.ndarray) -> bool:
+        """Did the patch change when the whole picture's light jumped (an exposure step, the
+        lamp turned up or down), with no hand over the pile since? It showed what the
+        reference shows in the last frame before the jump; nothing could have laid a card on
+        it after. Scaling each frame back to the first frame's light leaves such a patch
+        changed where the camera's response is not a common factor (rendered webcam game
+        443, 44.0 s: 8 % brighter and its blue shifted, 0.12 in chromaticity: read again as
+        the same card, a phantom second one)."""
+        step = self.light_step_t
+        if step is None or t - step > LIGHT_STEP_WINDOW_S:
+            return False
+        before = [crop for when, crop in self.history if when < step]
+        if not before or any(self._arm_over(arms) for when, arms in self.arm_history
+                             if step - LIGHT_STEP_HAND_S <= when <= t):
+            return False
+        same = l1_distance(before[-1], self.reference)[hull] <= CHANGE_L1
+        return float(same.mean()) >= LIGHT_STEP_SAME
 
     def _remember(self, t: float, crop: np.ndarray, frame: Frame, arms: list[Arm]) -> None:
         self.history.append((t, crop))
@@ -523,7 +565,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         # changed the others. Judged on all, the parts of a card its leaving hand uncovered
         # passed for light (rendered game 302, 5.5 s), were not joined to that card, and the
         # last part, uncovered once the hand had gone, was taken for a new card.
-        if self._light_over(crop, hull & changed):
+        if self._light_over(crop, hull & changed) or self._after_light_step(t, hull):
             self._adopt(crop, hull)  # a shadow or glare over the top card, not a new card
             return []
         if self.played and hand_over and self._taking_back(crop, hull, changed, t):
