@@ -372,8 +372,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         self.stale_since = np.full(self.shape, np.inf)
         self.base_level: np.ndarray | None = None
         self.level: np.ndarray | None = None  # the last frame's (`robust_level`)
-        self.light_step = False  # set by `_crop` when the level jumped in this frame
-        self.light_step_t: float | None = None  # the last such frame
+        self.light_step_t: float | None = None  # the last frame whose level jumped (`_crop`)
         self.clip_floor = np.full(3, CLIPPED_LEVEL, np.float32)  # CLIPPED_LEVEL, scaled
         self.clipped = np.zeros((*self.shape, 3), bool)  # the latest crop's clipped channels
         self.hand_left = True  # no hand over the pile since the last card was confirmed
@@ -403,11 +402,8 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
     def _watch(self, frame: Frame, arms: list[Arm]) -> list[Event]:
         t = frame.t_s
         self.came_to_rest = None
-        self.light_step = False
-        crop, clipped = self._crop(frame.small)
+        crop, clipped = self._crop(frame.small, t)
         self.clipped = clipped
-        if self.light_step:
-            self.light_step_t = t
         self._remember(t, crop, frame, arms)
         if self.reference is None:
             self.reference = crop
@@ -446,7 +442,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
             self.reference[old] = crop[old]
             self.stale_since[old] = np.inf
 
-    def _crop(self, small: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _crop(self, small: np.ndarray, t: float) -> tuple[np.ndarray, np.ndarray]:
         x0, y0, x1, y1 = self.region_px
         raw = small[y0:y1, x0:x1]
         level = np.maximum(robust_level(small[::6, ::6]), 1.0)
@@ -457,7 +453,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         gains = self.base_level / level
         if self.level is not None and \
                 float(np.abs(np.log(level / self.level)).max()) >= LIGHT_STEP:
-            self.light_step = True  # the whole picture jumped: the camera or the lamp
+            self.light_step_t = t  # the whole picture jumped: the camera or the lamp
         self.level = level
         crop = scale_channels(raw.astype(np.float32), gains)
         self.clip_floor = (CLIPPED_LEVEL * gains).astype(np.float32)
@@ -486,21 +482,22 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         or a glare's added white coming or going (`explained_by_glare`)? Judged on the pixels
         no channel of which clipped: a clipped pixel's colour is not known (a glare whitens
         the pile's middle)."""
-        seen = changed & ~self.clipped.any(axis=2)
-        if seen.sum() < 0.5 * changed.sum():
-            seen = changed  # mostly clipped: the bounds are all there is
-        ys, xs = np.nonzero(seen)
-        where = np.column_stack([xs, ys]).astype(np.float64) / self.card_height_px
-        if explained_by_light(crop[seen], self.reference[seen], where):
-            return True
         unclipped = changed & ~self.clipped.any(axis=2)
-        if unclipped.sum() < GLARE_MIN_UNCLIPPED * changed.sum():
+        share = unclipped.sum() / max(1, changed.sum())
+        seen = unclipped if share >= 0.5 else changed  # mostly clipped: the bounds are all
+        if explained_by_light(crop[seen], self.reference[seen], self._places(seen)):
+            return True
+        if share < GLARE_MIN_UNCLIPPED:
             return False  # a card's white and yellow clipped under a bright lamp: not known
         now, before = crop[unclipped], self.reference[unclipped]
-        ys, xs = np.nonzero(unclipped)
-        where = np.column_stack([xs, ys]).astype(np.float64) / self.card_height_px
+        where = self._places(unclipped)
         # A glare coming over the pile, or one leaving it that the reference took in.
         return explained_by_glare(now, before, where) or explained_by_glare(before, now, where)
+
+    def _places(self, mask: np.ndarray) -> np.ndarray:
+        """The places of `mask`'s pixels (N x 2, x and y) in card heights."""
+        ys, xs = np.nonzero(mask)
+        return np.column_stack([xs, ys]).astype(np.float64) / self.card_height_px
 
     def _after_light_step(self, t: float, hull: np.ndarray) -> bool:
         """Did the patch change when the whole picture's light jumped (an exposure step, the
@@ -513,11 +510,11 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         step = self.light_step_t
         if step is None or t - step > LIGHT_STEP_WINDOW_S:
             return False
-        before = [crop for when, crop in self.history if when < step]
-        if not before or any(self._arm_over(arms) for when, arms in self.arm_history
+        before = next((crop for when, crop in reversed(self.history) if when < step), None)
+        if before is None or any(self._arm_over(arms) for when, arms in self.arm_history
                              if step - LIGHT_STEP_HAND_S <= when <= t):
             return False
-        same = l1_distance(before[-1], self.reference)[hull] <= CHANGE_L1
+        same = l1_distance(before, self.reference)[hull] <= CHANGE_L1
         return float(same.mean()) >= LIGHT_STEP_SAME
 
     def _remember(self, t: float, crop: np.ndarray, frame: Frame, arms: list[Arm]) -> None:
