@@ -15,13 +15,12 @@ give the wood. Skips without ../shared/data.
 from __future__ import annotations
 
 import argparse
-import csv
 import random
-from pathlib import Path
 
 import cv2
 import numpy as np
 
+from evaluation.card_scenes import UNO_FACE, labelled_photos
 from evaluation.shared_data import shared_data_dir
 from vision.pile_shapes import CHANGE_L1, explained_by_glare
 from vision.rectify import order_quad, rectify
@@ -55,46 +54,44 @@ def taken_for_light(now: np.ndarray, before: np.ndarray) -> bool | None:
         explained_by_glare(before[changed], now[changed], where)
 
 
-def _labels(root: Path) -> list[dict]:
-    with open(root / "labels.csv", newline="") as f:
-        return list(csv.DictReader(f))
-
-
-def single_card_crops(root: Path, most: int, seed: int) -> list[tuple[str, np.ndarray]]:
-    """Cards of cards-dev's photos, each the recogniser's surest outline, rectified."""
+def single_card_crops(photos, most: int, seed: int) -> list[tuple[str, np.ndarray]]:
+    """Cards of cards-dev's single-card photos, each the recogniser's surest outline,
+    rectified."""
     from vision.classify import default_classifier
     from vision.recognise import recognise
 
-    rows = _labels(root)
-    random.Random(seed).shuffle(rows)
+    singles = [p for p in photos if "cards-dev" in p.path.parts]
+    random.Random(seed).shuffle(singles)
     classifier = default_classifier()
     crops = []
-    for row in rows:
-        image = cv2.imread(str(root / row["path"]))
+    for photo in singles:
+        image = cv2.imread(str(photo.path))
         sightings = recognise(image, classifier, min_confidence=0.5) if image is not None else []
         if sightings:
             best = max(sightings, key=lambda s: s.confidence)
-            crops.append((row["card"], _shrunk(rectify(image, order_quad(np.float32(best.quad))))))
+            crops.append((photo.cards[0].token,
+                          _shrunk(rectify(image, order_quad(np.float32(best.quad))))))
         if len(crops) >= most:
             break
     return crops
 
 
-def wooden_table_crops(root: Path, most: int, seed: int
+def wooden_table_crops(photos, most: int, seed: int
                        ) -> list[tuple[str, np.ndarray, np.ndarray]]:
-    """(card, its crop, a card-sized patch of bare wood from a far corner of its photo)."""
-    rows = [r for r in _labels(root)
-            if r["source"] == "omar_masri_bicocca" and r["polygon"] and r["occluded"] == "0"]
-    random.Random(seed).shuffle(rows)
+    """(card, its crop, a card-sized patch of bare wood from a far corner of its photo): the
+    whole faces of the wooden table's photos (omar_masri_bicocca), by their outlines."""
+    cards = [(photo.path, card) for photo in photos if photo.source == "omar_masri_bicocca"
+             for card in photo.cards if card.kind == UNO_FACE and card.quad is not None
+             and not card.occluded]
+    random.Random(seed).shuffle(cards)
     out = []
-    for row in rows[:most]:
-        image = cv2.imread(str(root / row["path"]))
+    for path, card in cards[:most]:
+        image = cv2.imread(str(path))
         h, w = image.shape[:2]
-        points = (np.float32(row["polygon"].split()).reshape(-1, 2) * np.float32([w, h]))
-        quad = order_quad(cv2.boxPoints(cv2.minAreaRect(points.astype(np.float32))))
-        x0 = 0 if points[:, 0].mean() > w / 2 else w - 120
-        y0 = 0 if points[:, 1].mean() > h / 2 else h - 180
-        out.append((row["card"], _shrunk(rectify(image, quad.astype(np.float32))),
+        centre = card.quad.mean(axis=0)
+        x0 = 0 if centre[0] > w / 2 else w - 120
+        y0 = 0 if centre[1] > h / 2 else h - 180
+        out.append((card.token, _shrunk(rectify(image, order_quad(card.quad))),
                     _shrunk(image[y0:y0 + 180, x0:x0 + 120])))
     return out
 
@@ -124,8 +121,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no real card photos at {data}; set BRUNO_SHARED_DATA")
         return 0
     rng = np.random.default_rng(args.seed)
-    single = single_card_crops(data / "cards-dev", args.cards, args.seed)
-    wood = wooden_table_crops(data / "cards-wide", 2 * args.cards, args.seed)
+    photos = labelled_photos(data)
+    single = single_card_crops(photos, args.cards, args.seed)
+    wood = wooden_table_crops(photos, 2 * args.cards, args.seed)
     rows = []
     light, judged = count_pairs(single, rng, len(single))
     rows.append(("cards-dev: a card laid squarely on another", light, judged))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from evaluation.card_scenes import labelled_photos
 from evaluation.glare_on_real_cards import count_pairs, single_card_crops, taken_for_light
 from evaluation.shared_data import shared_data_dir
 
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.skipif(not (CARDS_DEV / "labels.csv").is_file(),
 
 def test_a_real_card_laid_on_another_is_never_light_and_one_under_a_glare_spot_is():
     rng = np.random.default_rng(0)
-    crops = single_card_crops(CARDS_DEV, 12, seed=3)
+    crops = single_card_crops(labelled_photos(shared_data_dir()), 12, seed=3)
     assert len(crops) >= 10
     light, judged = count_pairs(crops, rng, len(crops))
     assert judged >= 40 and light == 0
