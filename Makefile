@@ -43,7 +43,9 @@ clean:
 # italic digits with a shadow; needs Pillow and fonts-dejavu-core), then with crops cut by
 # loose, localiser-like boxes, and last with the pile's top card through the webcam family,
 # rendered and with the cards of real photos landing on it (REAL_FACE_SOURCES, cut out of
-# ../shared/data's photos); writes models/cards.onnx (models/MODEL_CARD.md, steps 1-7).
+# ../shared/data's photos), then that step once more (so the shipped model was made: its first
+# run drew the UNO back without the real deck's rim and outlined letters); writes
+# models/cards.onnx (models/MODEL_CARD.md, steps 1-8).
 # Then the card localiser (models/train_localiser.py, about 15 CPU-minutes; its work files go
 # to $BRUNO_CARDS_LAB, default /tmp/bruno-cards-lab, and a stopped run resumes there); writes
 # models/localiser.onnx. It reads the real photos in ../shared/data when they are there.
@@ -77,7 +79,13 @@ train-cards:
 		--train 3000 --val 600 --footage-crops 1000 --pile-crops --pile-games 25 \
 		--table-negatives 100 --part-crops 600 --print2020-crops 1000 --located-crops 5000 \
 		--loose-real --webcam-pile-games 40 --webcam-real-games 40 \
-		--webcam-real-faces $(REAL_FACE_SOURCES) --epochs 2 --lr 5e-4 --threads 2
+		--webcam-real-faces $(REAL_FACE_SOURCES) --epochs 2 --lr 5e-4 --threads 2 \
+		--out /tmp/bruno-cards-real.onnx
+	$(TRAIN_VENV)/bin/python -m models.train_cards --init-onnx /tmp/bruno-cards-real.onnx \
+		--train 3000 --val 600 --footage-crops 1000 --pile-crops --pile-games 25 \
+		--table-negatives 100 --part-crops 600 --print2020-crops 1000 --located-crops 5000 \
+		--loose-real --webcam-pile-games 40 --webcam-real-games 40 \
+		--webcam-real-faces $(REAL_FACE_SOURCES) --epochs 2 --lr 5e-4 --threads 1
 	$(TRAIN_VENV)/bin/python -m models.train_localiser --keep-test-photos --epochs 4 \
 		--out /tmp/bruno-localiser-base.onnx
 	$(TRAIN_VENV)/bin/python -m models.train_localiser --keep-test-photos --images 4000 \

@@ -113,7 +113,7 @@ def part_crops(n: int, seed: int, workers: int, cache: Path | None,
     return _cached(cache, render, size=n)
 
 
-LOCATED_VERSION = 2
+LOCATED_VERSION = 3
 """Bump when `synth.composites.located_crop` changes what it draws (the cache's name)."""
 
 LOCATED_NOT_CARD_SHARE = 18

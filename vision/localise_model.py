@@ -93,6 +93,15 @@ class LocatedCard:
     area: float
     kind: str
     confidence: float
+    kind_probabilities: tuple[float, ...] = ()
+    """The mean probability of each of KINDS over the core (empty: not known)."""
+
+    @property
+    def runner_up(self) -> str | None:
+        """The kind with the next highest mean probability over the core."""
+        if not self.kind_probabilities:
+            return None
+        return KINDS[int(np.argsort(self.kind_probabilities)[-2])]
 
 
 @dataclass(frozen=True)
@@ -153,9 +162,12 @@ class CardLocaliser:
         core = 1.0 / (1.0 + np.exp(-full[4]))
         return probs, core, scale
 
-    def locate(self, image: np.ndarray) -> list[LocatedCard]:
-        """Every card found in `image` (BGR uint8, any size), largest first."""
-        return self.analyse(image)[0]
+    def locate(self, image: np.ndarray, classifier=None) -> list[LocatedCard]:
+        """Every card found in `image` (BGR uint8, any size), largest first. With the crop
+        `classifier` (`vision.classify.CardClassifier`), a second look at the kinds
+        (`checked_kinds`)."""
+        cards = self.analyse(image)[0]
+        return cards if classifier is None else checked_kinds(image, cards, classifier)
 
     def _box(self, core_xy: np.ndarray, region: np.ndarray) -> np.ndarray:
         """The card's box at the working size: the rotated rectangle of its card pixels (those
@@ -215,8 +227,42 @@ class CardLocaliser:
             centre = box.mean(axis=0)
             quad = ((centre + (box - centre) * self.box_scale) / scale).astype(np.float32)
             found.append(LocatedCard(quad, float(cv2.contourArea(quad)), KINDS[kind],
-                                     float(kind_p[kind])))
+                                     float(kind_p[kind]),
+                                     tuple(round(float(v), 4) for v in kind_p)))
         return found, probs, scale
+
+
+def checked_kinds(image: np.ndarray, cards: list[LocatedCard], classifier) -> list[LocatedCard]:
+    """The cards with a second look at what the localiser calls a UNO face: the crop
+    classifier reads the box at the card's own resolution, and a box it reads as no card at
+    all (`not_card` its top reading, the crop and its 180° turn averaged) takes the
+    localiser's next kind, a back or a French card. At the working size a card on a table
+    photo is some 24x36 pixels, and there a UNO back and a face are near alike (mean
+    probabilities 0.35-0.55 each over the wooden table's backs); the crop shows the back's
+    oval and letters. Nothing is decided the other way round: a box the localiser calls a
+    back or a French card is never made a face (French cards read as UNO cards is what the
+    localiser is there to stop)."""
+    from vision.rectify import order_quad, rectify
+
+    faces = [i for i, c in enumerate(cards) if c.kind == KINDS[0] and c.runner_up is not None]
+    if not faces:
+        return cards
+    crops = []
+    for i in faces:
+        crop = rectify(image, order_quad(cards[i].quad), ordered=True)
+        crops += [crop, np.ascontiguousarray(crop[::-1, ::-1])]
+    probs = classifier.probabilities(crops)
+    probs = (probs[0::2] + probs[1::2]) / 2
+    not_card = classifier.labels.index("not_card")
+    checked = list(cards)
+    for i, p in zip(faces, probs, strict=True):
+        if int(np.argmax(p)) == not_card:
+            card = cards[i]
+            kind = card.runner_up
+            checked[i] = LocatedCard(card.quad, card.area, kind,
+                                     card.kind_probabilities[KINDS.index(kind)],
+                                     card.kind_probabilities)
+    return checked
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
