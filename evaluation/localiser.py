@@ -5,8 +5,9 @@ Each real source is scored with a localiser that was not trained on it: from the
 FOLDER, the one whose metadata lists the source as held out, else one whose training sources do
 not include it (the shipped model, for sources never trained on). Per source:
 
-- *found*: a labelled card is found when a box of its kind (`CardLocaliser.locate` with the card
-  classifier's second look, `vision.localise_model.checked_kinds`) overlaps its outline with IoU >= 0.5;
+- *found*: a labelled card is found when a box of its kind (`CardLocaliser.locate` with the
+  card classifier's second look, `vision.localise_model.checked_kinds`) overlaps its outline
+  with IoU >= 0.5;
   in a single-card photo whose outline is not known (a light table, a hand), when any UNO face
   box is found at all;
 - *top-1*: of the found UNO faces, the share the card classifier reads right in their box
