@@ -514,8 +514,14 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         if before is None or any(self._arm_over(arms) for when, arms in self.arm_history
                              if step - LIGHT_STEP_HAND_S <= when <= t):
             return False
-        same = l1_distance(before, self.reference)[hull] <= CHANGE_L1
-        return float(same.mean()) >= LIGHT_STEP_SAME
+        differed = l1_distance(before, self.reference) > CHANGE_L1
+        if float((~differed[hull]).mean()) >= LIGHT_STEP_SAME:
+            return True
+        # Part of it differed already, at rest, and was no card (what a leaving hand or a
+        # card's twin left, not yet taken into the reference): the jump made it card-sized
+        # (rendered webcam game 455, 41.6 s: the rest of a pair's second card, 0.2 of a card,
+        # became a card once the lamp dimmed, a phantom 1.6 s after the pair).
+        return self._card_patch(differed & grown(hull, 1)) is None
 
     def _remember(self, t: float, crop: np.ndarray, frame: Frame, arms: list[Arm]) -> None:
         self.history.append((t, crop))
