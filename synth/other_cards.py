@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from synth.render import FACE_H, FACE_W, _rounded_rect, face_mask
+from synth.render import FACE_H, FACE_W, rounded_rect, face_mask
 
 SUIT_COLOURS = {"h": (30, 30, 200), "d": (30, 30, 210), "c": (25, 25, 25), "s": (20, 20, 20)}
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -32,7 +32,7 @@ def render_uno_back(rng: np.random.Generator) -> np.ndarray:
     img = np.full((FACE_H, FACE_W, 3), int(rng.integers(215, 250)), np.uint8)
     border = int(FACE_W * rng.uniform(0.07, 0.10))
     field = np.zeros((FACE_H, FACE_W), np.uint8)
-    _rounded_rect(field, (border, border), (FACE_W - 1 - border, FACE_H - 1 - border),
+    rounded_rect(field, (border, border), (FACE_W - 1 - border, FACE_H - 1 - border),
                   int(FACE_W * rng.uniform(0.05, 0.09)))
     inside = field > 0
     img[inside] = int(rng.integers(5, 35))

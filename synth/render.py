@@ -278,7 +278,7 @@ def render_face(token: str, seed: int | np.random.Generator = 0,
     b = int(W * st.border_frac)
     body = np.zeros((H, W), np.uint8)
     rad = int(W * rng.uniform(0.04, 0.09))
-    _rounded_rect(body, (b, b), (W - b, H - b), rad)
+    rounded_rect(body, (b, b), (W - b, H - b), rad)
     _blend(img, body, ink)
 
     cx, cy = W / 2, H / 2
@@ -399,7 +399,8 @@ def _draw_corner_indices(img, value, st, rng, b):
     br[drawn[::-1, ::-1]] = sub[:qh, :qw][::-1, ::-1][drawn[::-1, ::-1]]
 
 
-def _rounded_rect(mask, p0, p1, r):
+def rounded_rect(mask, p0, p1, r):
+    """Fill the rounded rectangle from `p0` to `p1` (corner radius `r`) with 255 in `mask`."""
     x0, y0 = p0
     x1, y1 = p1
     cv2.rectangle(mask, (x0 + r, y0), (x1 - r, y1), 255, -1)
@@ -411,7 +412,7 @@ def _rounded_rect(mask, p0, p1, r):
 def face_mask(rad_frac: float = 0.06) -> np.ndarray:
     """0/255 mask of the card outline (rounded rectangle) at FACE_H x FACE_W."""
     m = np.zeros((FACE_H, FACE_W), np.uint8)
-    _rounded_rect(m, (0, 0), (FACE_W - 1, FACE_H - 1), int(FACE_W * rad_frac))
+    rounded_rect(m, (0, 0), (FACE_W - 1, FACE_H - 1), int(FACE_W * rad_frac))
     return m
 
 
