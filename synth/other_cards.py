@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from synth.render import FACE_H, FACE_W, rounded_rect, face_mask
+from synth.render import FACE_H, FACE_W, face_mask, rounded_rect
 
 SUIT_COLOURS = {"h": (30, 30, 200), "d": (30, 30, 210), "c": (25, 25, 25), "s": (20, 20, 20)}
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
