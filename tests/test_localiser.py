@@ -328,3 +328,33 @@ def test_the_shipped_classifier_reads_real_card_backs_as_no_card_and_the_faces_b
                 faces_right += reading == card.token
     assert backs >= 5 and backs_right >= 0.9 * backs
     assert faces >= 50 and faces_right >= 0.9 * faces
+
+
+def test_a_face_box_the_classifier_reads_as_no_card_takes_the_localisers_next_kind():
+    from types import SimpleNamespace
+
+    from vision.localise_model import KINDS, LocatedCard, checked_kinds
+
+    def box(x: float, kind: str, probs: tuple[float, ...]) -> LocatedCard:
+        quad = np.float32([[x, 10], [x + 40, 10], [x + 40, 70], [x, 70]])
+        return LocatedCard(quad, 2400.0, kind, max(probs), probs)
+
+    image = np.zeros((100, 300, 3), np.uint8)
+    image[10:70, 100:140] = 255  # the second box's card: white, read as a card
+
+    class ByBrightness:  # a dark crop is no card, a white one a red five
+        labels = ("r_5", "not_card")
+
+        def probabilities(self, crops):
+            return np.float32([[1.0, 0.0] if c.mean() > 128 else [0.1, 0.9] for c in crops])
+
+    cards = [box(20, "uno_face", (0.5, 0.4, 0.1)),   # dark: a back, its next kind
+             box(100, "uno_face", (0.5, 0.1, 0.4)),  # white: read as a card, stays a face
+             box(180, "uno_back", (0.4, 0.6, 0.0)),  # a back is never made a face
+             box(240, "uno_face", (0.45, 0.15, 0.4))]  # dark: a French card, its next kind
+    checked = checked_kinds(image, cards, ByBrightness())
+    assert [c.kind for c in checked] == ["uno_back", "uno_face", "uno_back", "playing_card"]
+    assert checked[0].confidence == 0.4 and checked[3].confidence == 0.4
+    # Boxes from before the kinds' probabilities were kept are left as they are.
+    old = [LocatedCard(cards[0].quad, 2400.0, "uno_face", 0.5)]
+    assert checked_kinds(image, old, SimpleNamespace(labels=KINDS))[0].kind == "uno_face"

@@ -23,6 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from vision.classify import NOT_CARD, CardClassifier
 from vision.locate import CARD_ASPECT, long_side, quad_aspect
 
 KINDS = ("uno_face", "uno_back", "playing_card")
@@ -162,7 +163,8 @@ class CardLocaliser:
         core = 1.0 / (1.0 + np.exp(-full[4]))
         return probs, core, scale
 
-    def locate(self, image: np.ndarray, classifier=None) -> list[LocatedCard]:
+    def locate(self, image: np.ndarray, classifier: CardClassifier | None = None
+               ) -> list[LocatedCard]:
         """Every card found in `image` (BGR uint8, any size), largest first. With the crop
         `classifier` (`vision.classify.CardClassifier`), a second look at the kinds
         (`checked_kinds`)."""
@@ -232,7 +234,8 @@ class CardLocaliser:
         return found, probs, scale
 
 
-def checked_kinds(image: np.ndarray, cards: list[LocatedCard], classifier) -> list[LocatedCard]:
+def checked_kinds(image: np.ndarray, cards: list[LocatedCard], classifier: CardClassifier
+                  ) -> list[LocatedCard]:
     """The cards with a second look at what the localiser calls a UNO face: the crop
     classifier reads the box at the card's own resolution, and a box it reads as no card at
     all (`not_card` its top reading, the crop and its 180° turn averaged) takes the
@@ -253,7 +256,7 @@ def checked_kinds(image: np.ndarray, cards: list[LocatedCard], classifier) -> li
         crops += [crop, np.ascontiguousarray(crop[::-1, ::-1])]
     probs = classifier.probabilities(crops)
     probs = (probs[0::2] + probs[1::2]) / 2
-    not_card = classifier.labels.index("not_card")
+    not_card = classifier.labels.index(NOT_CARD)
     checked = list(cards)
     for i, p in zip(faces, probs, strict=True):
         if int(np.argmax(p)) == not_card:

@@ -501,12 +501,12 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
 
     def _after_light_step(self, t: float, hull: np.ndarray) -> bool:
         """Did the patch change when the whole picture's light jumped (an exposure step, the
-        lamp turned up or down), with no hand over the pile since? It showed what the
-        reference shows in the last frame before the jump; nothing could have laid a card on
-        it after. Scaling each frame back to the first frame's light leaves such a patch
-        changed where the camera's response is not a common factor (rendered webcam game
-        443, 44.0 s: 8 % brighter and its blue shifted, 0.12 in chromaticity: read again as
-        the same card, a phantom second one)."""
+        lamp turned up or down), with no hand over the pile since? In the last frame before the
+        jump it showed what the reference shows, or differed only by what is no card; nothing
+        could have laid a card on it after. Scaling each frame back to the first frame's light
+        leaves such a patch changed where the camera's response is not a common factor
+        (rendered webcam game 443, 44.0 s: 8 % brighter and its blue shifted, 0.12 in
+        chromaticity: read again as the same card, a phantom second one)."""
         step = self.light_step_t
         if step is None or t - step > LIGHT_STEP_WINDOW_S:
             return False
