@@ -32,7 +32,7 @@ import cv2
 import numpy as np
 
 from evaluation.card_scenes import UNO_FACE, LabelledPhoto, labelled_photos
-from vision.classify import NOT_CARD, default_classifier
+from vision.classify import NOT_CARD, both_ways_up, default_classifier
 from vision.localise_model import CardLocaliser
 from vision.locate import locate
 from vision.recognise import LOCATORS, recognise
@@ -92,7 +92,7 @@ def read_box(image: np.ndarray, quad: np.ndarray) -> str:
     """The classifier's reading of one box (a token or not_card)."""
     clf = default_classifier()
     crop = rectify(image, order_quad(quad), ordered=True)
-    p = clf.probabilities([crop, crop[::-1, ::-1]]).mean(axis=0)
+    p = both_ways_up(clf, [crop])[0]
     return clf.labels[int(np.argmax(p))]
 
 

@@ -307,19 +307,15 @@ def test_the_shipped_classifier_reads_real_card_backs_as_no_card_and_the_faces_b
     ones, `synth.other_cards.render_uno_back`). Before the back was drawn with its white rim,
     big oval and outlined letters, the classifier read 35 of its 37 as a wild card."""
     from evaluation.card_scenes import UNO_BACK as BACK
-    from vision.classify import NOT_CARD, default_classifier
-    from vision.rectify import rectify
+    from vision.classify import NOT_CARD
 
-    classifier = default_classifier()
     backs = faces = backs_right = faces_right = 0
     for photo in _photos("omar_masri_bicocca")[::3]:
         image = cv2.imread(str(photo.path))
         for card in photo.cards:
             if card.quad is None or card.occluded or card.kind not in (UNO_FACE, BACK):
                 continue
-            crop = rectify(image, card.quad)
-            p = classifier.probabilities([crop, np.ascontiguousarray(crop[::-1, ::-1])])
-            reading = classifier.labels[int(p.mean(axis=0).argmax())]
+            reading = read_box(image, card.quad)
             if card.kind == BACK:
                 backs += 1
                 backs_right += reading == NOT_CARD

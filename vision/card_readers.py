@@ -38,7 +38,7 @@ def recogniser_reader(min_confidence: float = 0.1):
     patch is the whole card; the second when it is not (a corner still covered, a card beside
     it taken in). A patch read surely (SURE_PATCH) is not read the second way. Raises
     CardModelMissing now, not at the first card."""
-    from vision.classify import MODEL_PATH, NOT_CARD, default_classifier
+    from vision.classify import MODEL_PATH, NOT_CARD, both_ways_up, default_classifier
     from vision.recognise import quad_contains, recognise
     from vision.rectify import order_quad, rectify
 
@@ -51,8 +51,7 @@ def recogniser_reader(min_confidence: float = 0.1):
     def read_patch(crop: np.ndarray) -> CardReading | None:
         quad = order_quad(_patch_quad(*crop.shape[:2]))
         card = rectify(crop, quad)
-        # A card reads the same both ways up: average the two looks, as `recognise` does.
-        probs = classifier.probabilities([card, card[::-1, ::-1]]).mean(axis=0)
+        probs = both_ways_up(classifier, [card])[0]
         order = [i for i in np.argsort(probs)[::-1] if labels[i] != NOT_CARD]
         # The best card even when `not_card` wins: the watcher saw a card come to rest, so
         # a weak guess (which the referee does not rule on) beats no card at all.

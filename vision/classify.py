@@ -59,6 +59,14 @@ class CardClassifier:
         return self.session.run(None, {self._input: x})[0]
 
 
+def both_ways_up(classifier: CardClassifier, crops: list[np.ndarray]) -> np.ndarray:
+    """[N, len(labels)] probabilities for N crops, each averaged with the same crop turned
+    180°: a card reads the same both ways up."""
+    n = len(crops)
+    probs = classifier.probabilities([*crops, *(c[::-1, ::-1] for c in crops)])
+    return (probs[:n] + probs[n:]) / 2
+
+
 @lru_cache(maxsize=4)
 def default_classifier(path: str = str(MODEL_PATH), threads: int = 1) -> CardClassifier:
     """The shared classifier for `path` (loaded once per process)."""

@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classify import NOT_CARD, CardClassifier
+from vision.classify import NOT_CARD, CardClassifier, both_ways_up
 from vision.locate import CARD_ASPECT, long_side, quad_aspect
 
 KINDS = ("uno_face", "uno_back", "playing_card")
@@ -250,12 +250,8 @@ def checked_kinds(image: np.ndarray, cards: list[LocatedCard], classifier: CardC
     faces = [i for i, c in enumerate(cards) if c.kind == KINDS[0] and c.runner_up is not None]
     if not faces:
         return cards
-    crops = []
-    for i in faces:
-        crop = rectify(image, order_quad(cards[i].quad), ordered=True)
-        crops += [crop, np.ascontiguousarray(crop[::-1, ::-1])]
-    probs = classifier.probabilities(crops)
-    probs = (probs[0::2] + probs[1::2]) / 2
+    probs = both_ways_up(classifier, [rectify(image, order_quad(cards[i].quad), ordered=True)
+                                      for i in faces])
     not_card = classifier.labels.index(NOT_CARD)
     checked = list(cards)
     for i, p in zip(faces, probs, strict=True):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.classify import NOT_CARD, CardClassifier, default_classifier
+from vision.classify import NOT_CARD, CardClassifier, both_ways_up, default_classifier
 from vision.localise_model import (
     LOCALISER_PATH,
     CardLocaliser,
@@ -197,8 +197,7 @@ def recognise(image: np.ndarray, classifier: CardClassifier | None = None,
     readings.sort(key=lambda r: -r[0])
     def reads_as(quad: np.ndarray, token: int) -> bool:
         crop = rectify(image, quad, ordered=True)
-        p = clf.probabilities([crop, crop[::-1, ::-1]]).mean(axis=0)
-        return int(np.argmax(p)) == token
+        return int(np.argmax(both_ways_up(clf, [crop])[0])) == token
 
     readings = _whole_over_parts(_join_parts(readings, quads, reads_as))
     # A reading inside a larger, fairly sure reading is a part of that card (the top half of a
