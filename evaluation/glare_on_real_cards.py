@@ -22,7 +22,8 @@ import numpy as np
 
 from evaluation.card_scenes import UNO_FACE, labelled_photos
 from evaluation.shared_data import shared_data_dir
-from vision.pile_shapes import CHANGE_L1, explained_by_glare
+from vision.pile_shapes import CHANGE_L1, GLARE_MIN_PIXELS, explained_by_glare, glare_came_or_went
+from vision.pile_watcher import CLIPPED_LEVEL
 from vision.rectify import order_quad, rectify
 
 CARD_PX = (21, 32)
@@ -47,11 +48,9 @@ def taken_for_light(now: np.ndarray, before: np.ndarray) -> bool | None:
     """As the watcher asks it (glare coming, or a glare the reference took in leaving), on
     the pixels that differ; None when too few differ to be a change at all."""
     changed = np.abs(now - before).sum(axis=1) > CHANGE_L1
-    if changed.sum() < 24:
+    if changed.sum() < GLARE_MIN_PIXELS:
         return None
-    where = WHERE[changed]
-    return explained_by_glare(now[changed], before[changed], where) or \
-        explained_by_glare(before[changed], now[changed], where)
+    return glare_came_or_went(now[changed], before[changed], WHERE[changed])
 
 
 def single_card_crops(photos, most: int, seed: int) -> list[tuple[str, np.ndarray]]:
@@ -141,8 +140,9 @@ def main(argv: list[str] | None = None) -> int:
             before = _webcam(crop, rng)
             now = np.clip(before * 1.05 + spot[:, None] + rng.normal(0, NOISE_SIGMA, before.shape),
                           0, 255)
-            seen = (np.abs(now - before).sum(axis=1) > CHANGE_L1) & (now < 250).all(axis=1)
-            if seen.sum() >= 24:
+            seen = (np.abs(now - before).sum(axis=1) > CHANGE_L1) & \
+                (now < CLIPPED_LEVEL).all(axis=1)
+            if seen.sum() >= GLARE_MIN_PIXELS:
                 judged += 1
                 glared += explained_by_glare(now[seen], before[seen], WHERE[seen])
     print("| case | taken for light | of |")

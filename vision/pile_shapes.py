@@ -146,6 +146,12 @@ def explained_by_glare(now: np.ndarray, before: np.ndarray, where: np.ndarray) -
                 and low <= np.median(gain) <= high and np.median(added) >= GLARE_MIN_ADDED)
 
 
+def glare_came_or_went(now: np.ndarray, before: np.ndarray, where: np.ndarray) -> bool:
+    """`explained_by_glare` asked both ways round: a glare coming over the pile, or one
+    leaving it that the reference had taken in."""
+    return explained_by_glare(now, before, where) or explained_by_glare(before, now, where)
+
+
 def card_colour(pixels: np.ndarray) -> np.ndarray | None:
     """The median chromaticity (B, G, R shares) of the coloured ones of `pixels` (N x 3), or
     None when too few are coloured to say."""

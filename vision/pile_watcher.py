@@ -69,8 +69,8 @@ from vision.pile_shapes import (
     CHANGE_L1,
     best_card_rect,
     card_sized,
-    explained_by_glare,
     explained_by_light,
+    glare_came_or_went,
     grown,
     matches,
 )
@@ -124,7 +124,8 @@ LIGHT_STEP_HAND_S = 0.2
 """... when no arm's tip was over the pile from this long before the jump on ..."""
 
 LIGHT_STEP_SAME = 0.9
-"""... and this share of the patch showed the reference in the last frame before it."""
+"""... and this share of the patch showed the reference in the last frame before it (or what
+differed there then was no card)."""
 
 MIN_MOVING_PX_FRACTION = 0.004
 """Fewer moving pixels than this fraction of the region is noise, not a hand."""
@@ -489,10 +490,8 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
             return True
         if share < GLARE_MIN_UNCLIPPED:
             return False  # a card's white and yellow clipped under a bright lamp: not known
-        now, before = crop[unclipped], self.reference[unclipped]
-        where = self._places(unclipped)
-        # A glare coming over the pile, or one leaving it that the reference took in.
-        return explained_by_glare(now, before, where) or explained_by_glare(before, now, where)
+        return glare_came_or_went(crop[unclipped], self.reference[unclipped],
+                                  self._places(unclipped))
 
     def _places(self, mask: np.ndarray) -> np.ndarray:
         """The places of `mask`'s pixels (N x 2, x and y) in card heights."""
