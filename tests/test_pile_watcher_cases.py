@@ -241,3 +241,29 @@ def test_a_patch_that_changed_as_the_whole_picture_jumped_with_no_hand_near_is_l
     # Nor did the jump change it when it already differed just before (a card on its way).
     watcher.history[0] = (0.9, after)
     assert not watcher._after_light_step(1.3, hull)
+
+
+def test_the_part_of_a_card_its_hand_still_covered_is_that_card_not_a_next_one():
+    # Webcam game 396, 38.8 s: a green 5 confirmed with the hand over its top half, its place
+    # taken with the hand (more than one card's area). The hand, lost by the arm tracker,
+    # went and uncovered that half, which changed again: a patch inside the card's place,
+    # by the same seat, that looked like a next card laid beside it (a phantom green 6, and
+    # the green 5 read as a wild draw four).
+    import numpy as np
+
+    from vision.pile_cards import PlayedCard
+    from vision.pile_watcher import PileWatcher
+
+    watcher = PileWatcher((0, 0, 40, 40), 10.0, lambda crop, t: None)  # a card: 10 x 6.7
+    place = np.zeros((40, 40), bool)
+    place[10:22, 10:20] = True  # the card and the hand beside it: 1.8 cards
+    last = PlayedCard(None, 2, 38.33, place, np.zeros((40, 40, 3), np.float32))
+    uncovered = np.zeros((40, 40), bool)
+    uncovered[10:15, 10:18] = True  # 0.6 of a card, inside its place
+    assert watcher._part_of_last(last, uncovered)
+    beside = np.zeros((40, 40), bool)
+    beside[14:24, 12:19] = True  # a card's area, half of it beyond the place: a next card?
+    assert not watcher._part_of_last(last, beside)
+    whole = np.zeros((40, 40), bool)
+    whole[11:21, 11:19] = True  # a whole card inside the place: laid squarely on it?
+    assert not watcher._part_of_last(last, whole)

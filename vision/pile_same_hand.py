@@ -69,6 +69,12 @@ taken for an adjustment (a jump-in card lands askew and overlaps less)."""
 SEAT_WINDOW_S = 0.3
 """The hand that placed a card is the one nearest it during this long before it came to rest."""
 
+PART_INSIDE_MIN = 0.95
+"""A patch by the same seat this much inside the last card's place ..."""
+
+PART_MAX_CARDS = 0.75
+"""... and smaller than this many card areas is a part of that card uncovered."""
+
 IDENTICAL_AGAIN_S = 0.6
 """A patch by the same seat over its last card, this long after it or more, that reads surely
 as the same card is a second identical card laid on it, not the first one nudged. A nudge is
@@ -137,6 +143,8 @@ class SameHandCards:
             # under a hand that stayed: multi-card seeds 1 and 3), while a nudged card keeps
             # its colour.
             return True
+        if self._part_of_last(last, hull):
+            return False
         spread = not self._card_sized_mask(hull | last.hull)
         beside = spread and self._still_there(last, hull, crop, self._place(last))
         if self._lifted_off(last, rest_t) and self._alone(last.seat, rest_t) and \
@@ -153,6 +161,15 @@ class SameHandCards:
         if (over_last or spread) and self._still_there(last, hull, crop):
             return True
         return _other_card(readings())
+
+    def _part_of_last(self, last: PlayedCard, hull: np.ndarray) -> bool:
+        """Is the patch a part of the last card's own place, less than a card: what its hand
+        still covered when it was confirmed, uncovered as the hand went? (A next card laid on
+        it shows more of itself than that, or another colour, asked before.) The last card's
+        place, taken with the hand over it, may be more than one card's, so the two together
+        look like a card laid beside it (webcam game 396, 38.8 s)."""
+        inside = float((hull & grown(last.hull, 1)).sum()) / max(int(hull.sum()), 1)
+        return inside >= PART_INSIDE_MIN and hull.sum() < PART_MAX_CARDS * self.card_area
 
     def _other_colour(self, last: PlayedCard, hull: np.ndarray, crop: np.ndarray) -> bool:
         """Is the patch's median chromaticity COLOUR_APART from the last card's?"""
