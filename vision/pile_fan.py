@@ -40,7 +40,7 @@ import numpy as np
 from referee.cards import Card
 from referee.events import CardPlayed
 from vision.pile_cards import UNSEEN_READ_SURE, gap_s, vote_readings
-from vision.pile_shapes import CHANGE_L1, grown, matches
+from vision.pile_shapes import CHANGE_L1, grown, iou, matches
 from vision.pixels import l1_distance
 
 FAN_MIN_CARDS_AREA = 1.12
@@ -341,11 +341,6 @@ def split_fan(crop: np.ndarray, patch: np.ndarray, changed: np.ndarray, card_lon
     return Fan(cards[::-1], top_edge)
 
 
-def _iou(a: np.ndarray, b: np.ndarray) -> float:
-    union = int((a | b).sum())
-    return float((a & b).sum()) / union if union else 0.0
-
-
 def _one_card_explains(changed: np.ndarray, cards: list[CardRect]) -> bool:
     """Does one card, the top one's rectangle moved, turned or grown as much as the card's
     size and place are uncertain (ONE_CARD_*), explain the changed pixels as well as the fan
@@ -356,7 +351,7 @@ def _one_card_explains(changed: np.ndarray, cards: list[CardRect]) -> bool:
     fan = np.zeros(shape, bool)
     for rect in cards:
         fan |= rect.mask(shape)
-    fan_fit = _iou(fan, changed)
+    fan_fit = iou(fan, changed)
     top = cards[0]
     reach = ONE_CARD_SHIFT_CARDS * top.long_px
     shifts = np.linspace(-reach, reach, 5)
@@ -366,7 +361,7 @@ def _one_card_explains(changed: np.ndarray, cards: list[CardRect]) -> bool:
                 for dy in shifts:
                     rect = CardRect((top.centre[0] + dx, top.centre[1] + dy),
                                     top.angle_deg + turn, top.long_px * scale)
-                    if _iou(rect.mask(shape), changed) >= fan_fit:
+                    if iou(rect.mask(shape), changed) >= fan_fit:
                         return True
     return False
 
