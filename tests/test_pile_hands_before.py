@@ -13,7 +13,7 @@ from referee.events import CardPlayed
 from referee.rules import RuleSet
 from vision.arms import Arm
 from vision.pile_cards import CardReading, PlayedCard
-from vision.pile_landing import hands_before
+from vision.pile_landing import hand_that_laid, hands_before
 from vision.pile_watcher import PileWatcher
 
 from table_helpers import of_kind, watch
@@ -114,6 +114,33 @@ def test_a_hand_on_the_pile_since_before_the_card_before_landed_laid_nothing():
     back = [*stayed[:2], (0.7, AWAY[1]), (0.9, (120.0, 120.0)), *stayed[2:]]
     frames = history({1: back, 0: TOP}, 2.2)
     assert hands_before(frames, CARD, 0, 2, 0.6, 2.0, 1.5, 2.2, CARD_H) == [(1, 1.0)]
+
+
+def test_a_hand_there_when_the_arm_record_begins_after_the_card_before_laid_nothing():
+    # The watcher keeps the last few seconds of arms: the card before landed (0.6 s) before
+    # the record's first frame (0.8 s). Seat 1's hand is over the pile in that first frame and
+    # stays, its outline drawn anew at 1.0 s: it may have been there all along, no card.
+    stayed = [(0.0, (150.0, 95.0)), (1.0, ON_CARD), (1.4, (90.0, 140.0)), (1.5, AWAY[1])]
+    frames = [frame for frame in history({1: stayed, 0: TOP}, 2.2) if frame[0] >= 0.8]
+    assert hands_before(frames, CARD, 0, 2, 0.6, 2.0, 1.5, 2.2, CARD_H) == []
+    # A hand that came into the record after its first frame is seen coming, as before.
+    came = [(0.0, AWAY[1]), (0.9, (120.0, 120.0)), *stayed[1:]]
+    frames = [frame for frame in history({1: came, 0: TOP}, 2.2) if frame[0] >= 0.8]
+    assert hands_before(frames, CARD, 0, 2, 0.6, 2.0, 1.5, 2.2, CARD_H) == [(1, 1.0)]
+
+
+def test_a_card_no_arm_brought_was_laid_by_the_one_hand_that_stopped_on_it():
+    # Seat 1's hand lays the card at 1.0 s and stays; the arm tracker loses it at 1.4 s, and
+    # the card, seen at rest at 2.0 s with no arm, has no seat: seat 1 laid it, at 1.0 s.
+    lost = [(0.0, AWAY[1]), (0.9, (120.0, 120.0)), (1.0, ON_CARD), (1.4, None)]
+    stops = laid({1: lost}, seat=None, last_seat=2, landed_t=2.0)
+    assert stops == [(1, 1.0)]
+    assert hand_that_laid(None, stops) == (1, 1.0)
+    # A card whose seat is known keeps it, and the stop stays a card laid under it; two hands
+    # that stopped there, or one of no known seat, name nobody.
+    assert hand_that_laid(0, stops) is None
+    assert hand_that_laid(None, [(1, 1.0), (3, 1.2)]) is None
+    assert hand_that_laid(None, [(None, 1.0)]) is None
 
 
 def watcher() -> PileWatcher:

@@ -188,6 +188,12 @@ def hands_before(arm_history: Iterable[tuple[float, list[Arm]]],
     seen = _tips_near(arm_history, (float(xs.mean()), float(ys.mean())),
                       NEAR_CARD_CARDS * card_height_px, since - HISTORY_STEP_S, now)
     already = [frame for frame in seen if frame[0] <= since]  # as the card before landed
+    if not already and seen and seen[0][0] > since + HISTORY_STEP_S:
+        # The arm record (the watcher's last HISTORY_S) begins after the card before landed:
+        # a hand in its first frame may have been there since then (webcam game 463, 10.2 s:
+        # a hand over the pile from before the card before, its tip redrawn as another arm
+        # left, taken for a hand that came and laid a card).
+        already = seen[:1]
     near = [frame for frame in seen if frame[0] > since]
     stops = _stops_of([(t, tips) for t, tips in near if t <= rest_t],
                       STOP_RADIUS_CARDS * card_height_px)
@@ -210,6 +216,19 @@ def hands_before(arm_history: Iterable[tuple[float, list[Arm]]],
         laid[other] = start
     return sorted([*laid.items(), *((None, start) for start in twins)],
                   key=lambda stop: stop[1])
+
+
+def hand_that_laid(seat: int | None, stops: list[tuple[int | None, float]]
+                   ) -> tuple[int, float] | None:
+    """The hand that laid a card no arm was seen bringing (`seat` None), with when it stopped:
+    the one named hand that stopped on its place since the card before (`hands_before`'s
+    `stops`), lost by the arm tracker over the pile, not a hand that laid a card under it
+    (webcam game 474, 61.4 s: a hand on its card for a second, lost for the last 0.8 s of it;
+    its stop was written as a hidden card and the card as a second one with no seat). None
+    when the seat is known, or no hand or more than one stopped there."""
+    if seat is not None or len(stops) != 1 or stops[0][0] is None:
+        return None
+    return stops[0][0], stops[0][1]
 
 
 def _there_all_along(near: list[tuple[float, dict[int, tuple[float, float]]]], seat: int,

@@ -62,7 +62,7 @@ from vision.pile_cards import (
 )
 from vision.pile_fan import FanCards, UnderCard
 from vision.pile_instick import CoveredUnsureCards
-from vision.pile_landing import hands_before, hull_points, landed_at
+from vision.pile_landing import hand_that_laid, hands_before, hull_points, landed_at
 from vision.pile_path import card_path_angle
 from vision.pile_same_hand import ADJUST_WINDOW_S, SEAT_WINDOW_S, SameHandCards
 from vision.pile_shapes import (
@@ -608,6 +608,10 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
                 # Not since before a take-back: its hand stopped on the pile too.
                 max(last.event_t if last is not None else -np.inf, self.taken_back_t),
                 rest_t, played.event_t, t, self.card_height_px)
+            laying_hand = hand_that_laid(seat, played.hands_before)
+            if laying_hand is not None:
+                played.seat, played.landed_t = laying_hand
+                played.seat_share, played.hands_before = SEAT_ARRIVAL_SHARE, []
         self.played.append(played)
         del self.played[:-8]
         self._adopt(crop, hull)
