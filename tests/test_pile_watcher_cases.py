@@ -267,3 +267,26 @@ def test_the_part_of_a_card_its_hand_still_covered_is_that_card_not_a_next_one()
     whole = np.zeros((40, 40), bool)
     whole[11:21, 11:19] = True  # a whole card inside the place: laid squarely on it?
     assert not watcher._part_of_last(last, whole)
+
+
+def test_the_part_of_a_card_another_arm_covered_is_that_card_not_the_arms_seats():
+    # Webcam games 391, 6.4 s, and 471, 53.0 s: a bystander's arm over the last card; as it
+    # left, the part it uncovered changed and came to rest, and was written as that seat's
+    # card (read 0.38 and 0.18). Another seat's card laid on the last one is a whole card.
+    import numpy as np
+
+    from vision.pile_cards import PlayedCard
+    from vision.pile_watcher import PileWatcher
+
+    watcher = PileWatcher((0, 0, 40, 40), 10.0, lambda crop, t: None)
+    watcher.hand_left = True
+    place = np.zeros((40, 40), bool)
+    place[10:22, 10:20] = True
+    last = PlayedCard(None, 2, 52.47, place, np.zeros((40, 40, 3), np.float32))
+    crop = np.zeros((40, 40, 3), np.float32)
+    uncovered = np.zeros((40, 40), bool)
+    uncovered[10:15, 10:18] = True
+    assert watcher._adjusts(last, uncovered, 0, 53.0, crop)
+    jump_in = np.zeros((40, 40), bool)
+    jump_in[14:24, 12:19] = True  # a card's area, part of it beyond the place
+    assert not watcher._adjusts(last, jump_in, 0, 53.0, crop)

@@ -70,7 +70,7 @@ SEAT_WINDOW_S = 0.3
 """The hand that placed a card is the one nearest it during this long before it came to rest."""
 
 PART_INSIDE_MIN = 0.95
-"""A patch by the same seat this much inside the last card's place ..."""
+"""A patch this much inside the last card's place, by its seat or another's, ..."""
 
 PART_MAX_CARDS = 0.75
 """... and smaller than this many card areas is a part of that card uncovered."""
@@ -96,6 +96,12 @@ class SameHandCards:
             return False
         if gap <= SAME_REST_S:
             return True  # the rest of the same card, uncovered when the hand went
+        if seat != last.seat and self._part_of_last(last, hull):
+            # Whoever's arm uncovered it: another seat's card laid on the last one shows its
+            # own corners beyond the last card's place (webcam games 391, 6.4 s, and 471,
+            # 53.0 s: a bystander's arm over the last card, written as that seat's card read
+            # 0.38 and 0.18 as it left).
+            return True
         overlap = iou(hull, last.hull)
         near_last = grown(last.hull, 2)
         touches = bool((hull & near_last).any())
