@@ -129,6 +129,16 @@ def test_a_hand_there_when_the_arm_record_begins_after_the_card_before_laid_noth
     assert hands_before(frames, CARD, 0, 2, 0.6, 2.0, 1.5, 2.2, CARD_H) == [(1, 1.0)]
 
 
+def test_a_hand_held_over_the_pile_whose_tip_jumped_as_the_laying_arm_came_laid_nothing():
+    # Webcam game 472, 40.3 s: seat 1's hand comes over the pile at 1.0 s and stays until
+    # after seat 0's card lands (1.5 s); as seat 0's arm arrives (1.3 s) seat 1's outline is
+    # drawn anew and its tip jumps, so its stop seems to end 0.2 s before the card landed.
+    held = [(0.0, AWAY[1]), (1.0, ON_CARD), (1.3, (150.0, 110.0)), (1.7, AWAY[1])]
+    assert laid({1: held, 0: TOP}) == []
+    # A hand that left before the card landed laid one, as before.
+    assert laid({1: [*held[:2], (1.3, AWAY[1])], 0: TOP}) == [(1, 1.0)]
+
+
 def test_a_card_no_arm_brought_was_laid_by_the_one_hand_that_stopped_on_it():
     # Seat 1's hand lays the card at 1.0 s and stays; the arm tracker loses it at 1.4 s, and
     # the card, seen at rest at 2.0 s with no arm, has no seat: seat 1 laid it, at 1.0 s.

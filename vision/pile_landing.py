@@ -200,7 +200,8 @@ def hands_before(arm_history: Iterable[tuple[float, list[Arm]]],
     laid: dict[int, float] = {}
     twins: list[float] = []
     for other, start, end, _ in stops:
-        if other in (seat, last_seat) or other in laid or end > landed_t - ENDED_BEFORE_S:
+        if other in (seat, last_seat) or other in laid or \
+                _held_until(stops, other, end) > landed_t - ENDED_BEFORE_S:
             continue
         if all(other in tips for t, tips in near if t > end):
             continue  # still over the card: a hand held there, not one that laid a card
@@ -229,6 +230,19 @@ def hand_that_laid(seat: int | None, stops: list[tuple[int | None, float]]
     if seat is not None or len(stops) != 1 or stops[0][0] is None:
         return None
     return stops[0][0], stops[0][1]
+
+
+def _held_until(stops: list[tuple[int, float, float, tuple[float, float]]], seat: int,
+                end: float) -> float:
+    """When `seat`'s hand left the place, its stop that ended at `end` followed by any stop
+    of the same hand that began at once after it (within HISTORY_STEP_S): a tip redrawn
+    as another arm comes over the pile jumps, and its stop seems to end there, while the hand
+    stays (webcam game 472, 40.3 s: a hand held over the pile from before a card landed until
+    after, its stop cut in two by the laying arm's arrival, written as a hidden card)."""
+    for other, start, later_end, _ in stops:
+        if other == seat and end < start <= end + HISTORY_STEP_S:
+            end = later_end
+    return end
 
 
 def _there_all_along(near: list[tuple[float, dict[int, tuple[float, float]]]], seat: int,
