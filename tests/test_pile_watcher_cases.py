@@ -152,6 +152,11 @@ def test_an_unnamed_change_needs_a_sure_reading_and_a_same_seat_remainder_a_read
     other = played(2, 1.4)
     watcher.played = [first, other]
     assert not watcher._remainder_of_last(other, weak)  # another seat's card
+    # Another seat's jump-in lay between (webcam game 473, 18.5 s): still the first's part.
+    jump_in, uncovered = played(0, 1.2), played(1, 1.6)
+    watcher.played = [first, jump_in, uncovered]
+    assert watcher._remainder_of_last(uncovered, weak)
+    assert not watcher._remainder_of_last(uncovered, read)
 
 
 def test_a_glare_passing_over_the_pile_is_light_and_a_new_card_is_not():

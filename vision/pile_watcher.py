@@ -814,16 +814,18 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
                 for seat, t in played.hands_before]
 
     def _remainder_of_last(self, played: PlayedCard, reading: CardReading) -> bool:
-        """Is a barely readable card by the seat that laid the card before it moments earlier
-        that card's remainder (the part its hand covered, or the card under it uncovered as
-        the hand slid off), not a card of its own? A card of its own reads: rendered webcam
-        games 301-306, the two such changes read 0.001 and 0.03, the real cards after a card
-        of the same seat all above REMAINDER_READ_SURE."""
+        """Is a barely readable card by a seat that laid a card moments earlier (the last, or
+        one another seat's card has covered since) that card's remainder (the part its hand
+        covered, or the card under it uncovered as the hand slid off), not a card of its own?
+        A card of its own reads: rendered webcam games 301-306, the two such changes read
+        0.001 and 0.03, the real cards after a card of the same seat all above
+        REMAINDER_READ_SURE. A hand that stays over the pile while a jump-in lands on its card
+        uncovers a part as it goes too (webcam games 463, 59.3 s, and 473, 18.5 s: read 0.41
+        and 0.44, written as that seat's second card)."""
         if reading.confidence >= REMAINDER_READ_SURE or played.seat is None:
             return False
-        before = [p for p in self.played if p is not played and p.t_s <= played.t_s]
-        return bool(before) and before[-1].seat == played.seat and \
-            gap_s(played.t_s, before[-1].t_s) < ADJUST_WINDOW_S
+        return any(p is not played and p.seat == played.seat and
+                   0 <= gap_s(played.t_s, p.t_s) < ADJUST_WINDOW_S for p in self.played)
 
     def _last_reading(self, last: PlayedCard) -> CardReading | None:
         """What the last card reads as: its card once read, else its readings so far or those
