@@ -122,3 +122,23 @@ def test_a_tip_that_jumps_as_another_arm_leaves_the_card_is_no_nudge():
     # A stop elsewhere that begins in another frame is the hand moving on the card (a nudge):
     # the card was seen coming to rest.
     assert landed_at(frames(1.4, 1.5), CARD, 2, 1.4, CARD_H) == 1.4
+
+
+def test_a_card_under_a_lone_hand_that_stayed_on_it_landed_when_the_hand_stopped():
+    # Webcam games 465 and 474: the hand stops on its card at 1.0 s and lies still on it past
+    # 2.0 s; its patch came to match (REST_MATCH) at 1.63 s, with the hand still over it.
+    path = [(0.0, None), (0.9, (160.0, 70.0)), (1.0, (161.0, 110.0)), (2.6, None)]
+    frames = history(path, 3.0, hidden_until=2.6)
+    rest = 49 / FPS  # a frame's time, as the watcher's rest times are
+    assert landed_at(frames, CARD, 2, rest, CARD_H) == pytest.approx(1.0)
+    # Another seat's hand near the card meanwhile: the stop may be the arms meeting, not the
+    # card landing, and the rest time stands.
+    other = [(t, [*arms, arm((150.0, 90.0), seat=3)] if 1.2 <= t <= 1.4 else arms)
+             for t, arms in frames]
+    assert landed_at(other, CARD, 2, rest, CARD_H) == rest
+
+
+def test_the_landing_and_the_watcher_agree_on_when_a_card_is_seen_at_rest():
+    from vision import pile_landing, pile_watcher
+
+    assert pile_landing.REST_MATCH == pile_watcher.REST_MATCH

@@ -42,6 +42,10 @@ LEFT_WITHIN_S = 0.2
 """The hand hid the card when it left it at most this long before the card was seen at rest
 (the card shows whole from the frame the hand is off it)."""
 
+REST_MATCH = 0.6
+"""The pile watcher's REST_MATCH: a past frame shows a card at rest when this fraction of its
+patch matches (a test keeps them one)."""
+
 MAX_BACK_S = 1.5
 """The card is backdated by at most this much (a hand resting longer is taken in by the arm
 tracker's background and seen no more)."""
@@ -75,7 +79,8 @@ def landed_at(arm_history: Iterable[tuple[float, list[Arm]]],
         return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 <= still2
 
     tips = [(t, tip_at(arms)) for t, arms in frames if t >= rest_t - MAX_BACK_S]
-    if not (_uncovered_at(frames, xs, ys, rest_t) or _tip_left(tips, rest_t)):
+    if not (_uncovered_at(frames, xs, ys, rest_t) or _tip_left(tips, rest_t) or
+            _under_lone_hand(frames, xs, ys, seat, rest_t, centre, near2)):
         return rest_t
     last = max((i for i, (t, _) in enumerate(tips) if t <= rest_t), default=-1)
     for i in range(last, -1, -1):
@@ -124,6 +129,26 @@ def _tip_left(tips: list[tuple[float, tuple[float, float] | None]], rest_t: floa
     earlier = [tip for t, tip in tips if t < rest_t]
     now = [tip for t, tip in tips if rest_t <= t]
     return bool(earlier and now) and earlier[-1] is not None and now[0] is None
+
+
+def _under_lone_hand(frames: list[tuple[float, list[Arm]]], xs: np.ndarray, ys: np.ndarray,
+                     seat: int, rest_t: float, centre: tuple[float, float], near2: float
+                     ) -> bool:
+    """Was the card still under its hand when it was seen at rest: arms covered more of its
+    points (xs, ys) at `rest_t` than a card seen at rest may have covered (1 - REST_MATCH),
+    and no other seat's tip came near it (`near2`, squared) in the MAX_BACK_S before? Then
+    its patch came to match by the hand's look while the hand lay still on it, and the card
+    landed when that hand stopped (webcam games 465, 15.6 s, and 474, 19.6 s: a hand on its
+    card for a second, the card written 0.63 s late, a missed play and a phantom one). With
+    another arm near, whose outline and tip are drawn anew as the arms meet, the stop does
+    not say when this card landed."""
+    at = [arms for t, arms in frames if t == rest_t]
+    if not at or sum(a.covers(xs, ys) for a in at[0]) <= (1 - REST_MATCH) * len(xs):
+        return False
+    return not any(p.seat != seat and
+                   (p.tip[0] - centre[0]) ** 2 + (p.tip[1] - centre[1]) ** 2 <= near2
+                   for t, arms in frames if rest_t - MAX_BACK_S <= t <= rest_t
+                   for a in arms for p in a.seat_parts())
 
 
 def _uncovered_at(frames: list[tuple[float, list[Arm]]], xs: np.ndarray, ys: np.ndarray,
