@@ -139,15 +139,6 @@ def test_a_hand_held_over_the_pile_whose_tip_jumped_as_the_laying_arm_came_laid_
     assert laid({1: [*held[:2], (1.3, AWAY[1])], 0: TOP}) == [(1, 1.0)]
 
 
-def test_a_hand_lost_for_a_few_frames_that_came_back_to_its_place_laid_nothing():
-    # Webcam game 392, 36.3 s: seat 1's hand at the edge of the card's reach, still from
-    # 1.0 s, is lost for four frames at 1.2 s and seen again at the same place until the card
-    # lands: its stop seemed to end 0.3 s before.
-    flicker = [(0.0, AWAY[1]), (1.0, ON_CARD), (1.2, None), (1.33, (159.0, 106.0)),
-               (1.6, AWAY[1])]
-    assert laid({1: flicker, 0: TOP}) == []
-
-
 def test_a_card_no_arm_brought_was_laid_by_the_one_hand_that_stopped_on_it():
     # Seat 1's hand lays the card at 1.0 s and stays; the arm tracker loses it at 1.4 s, and
     # the card, seen at rest at 2.0 s with no arm, has no seat: seat 1 laid it, at 1.0 s.

@@ -224,10 +224,9 @@ def hands_before(arm_history: Iterable[tuple[float, list[Arm]]],
                       STOP_RADIUS_CARDS * card_height_px)
     laid: dict[int, float] = {}
     twins: list[float] = []
-    for other, start, end, where in stops:
+    for other, start, end, _ in stops:
         if other in (seat, last_seat) or other in laid or \
-                _held_until(stops, near, other, where, end,
-                            STOP_RADIUS_CARDS * card_height_px) > landed_t - ENDED_BEFORE_S:
+                _held_until(stops, other, end) > landed_t - ENDED_BEFORE_S:
             continue
         if all(other in tips for t, tips in near if t > end):
             continue  # still over the card: a hand held there, not one that laid a card
@@ -258,26 +257,17 @@ def hand_that_laid(seat: int | None, stops: list[tuple[int | None, float]]
     return stops[0][0], stops[0][1]
 
 
-def _held_until(stops: list[tuple[int, float, float, tuple[float, float]]],
-                near: list[tuple[float, dict[int, tuple[float, float]]]], seat: int,
-                where: tuple[float, float], end: float, radius: float) -> float:
-    """When `seat`'s hand left the place of its stop that ended at `end` (at `where`): the end
-    of any stop of the same hand that began at once after it (within HISTORY_STEP_S), or the
-    last frame its tip was back within `radius` of `where`, if later. A hand held over the
-    pile seems to end its stop when its tip jumps, redrawn as another arm comes over the pile
-    (webcam game 472, 40.3 s), or when it is lost for a few frames at the edge of the card's
-    reach (392, 36.3 s), and stays, or comes back to the same place; a hand that laid a card
-    and left does neither. Each was written as a hidden card."""
+def _held_until(stops: list[tuple[int, float, float, tuple[float, float]]], seat: int,
+                end: float) -> float:
+    """When `seat`'s hand left the place, its stop that ended at `end` followed by any stop
+    of the same hand that began at once after it (within HISTORY_STEP_S): a tip redrawn
+    as another arm comes over the pile jumps, and its stop seems to end there, while the hand
+    stays (webcam game 472, 40.3 s: a hand held over the pile from before a card landed until
+    after, its stop cut in two by the laying arm's arrival, written as a hidden card)."""
     for other, start, later_end, _ in stops:
         if other == seat and end < start <= end + HISTORY_STEP_S:
             end = later_end
-    last = end
-    for t, tips in near:
-        tip = tips.get(seat)
-        if t > end and tip is not None and \
-                (tip[0] - where[0]) ** 2 + (tip[1] - where[1]) ** 2 <= radius ** 2:
-            last = t
-    return last
+    return end
 
 
 def _there_all_along(near: list[tuple[float, dict[int, tuple[float, float]]]], seat: int,
