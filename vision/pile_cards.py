@@ -86,3 +86,15 @@ def vote_readings(readings: list[CardReading]) -> CardReading | None:
     others = [r.card for r in readings if r.card != card]
     runner_up = others[0] if others else chosen[0].runner_up
     return CardReading(card, confidence, runner_up)
+
+
+REMAINDER_READ_SURE = 0.45
+"""A card that reads less sure than this, laid by the seat that laid the last card within
+ADJUST_WINDOW_S, is the last card's remainder (`PileWatcher._remainder_of_last`); one by the
+top card's seat over its place, half of which shows the pile before it, is that card taken back
+(`TakeBacks._taken_back_by`). It was 0.2; on the webcam games 301-306 (second family, 3
+December) three such changes read 0.24-0.27, all phantom plays (301 48.8 s, the part of a
+nudged card its hand had covered; 302 5.5 s and 33.8 s), and no real card in 301-306 or 311-316
+read under 0.45 after its seat's last card; the bar became 0.3. Raised to that 0.45 on 4
+December (vision/TABLE.md): on webcam games 361-386 five phantom plays had read 0.31-0.42 after
+their seat's last card, and one real card (a red 7 misread as a red 5, 0.37)."""

@@ -8,7 +8,7 @@ import numpy as np
 
 from referee.cards import Card
 from referee.events import CardRemoved
-from vision.pile_cards import CardReading, PlayedCard
+from vision.pile_cards import REMAINDER_READ_SURE, CardReading, PlayedCard
 from vision.pile_shapes import matches
 
 REMOVAL_MATCH = 0.85
@@ -55,19 +55,24 @@ class TakeBacks:
         """Is the new card the card under the top one, showing again because the top card's
         hand took it back? Its seat laid the top card, its patch lies where the top card lay
         (TAKEN_BACK_OVERLAP of the smaller), and it reads surely as the card under the top
-        one. The pixel test in `_confirm` misses a take-back when the light changed while the
-        top card lay there (a drifting hotspot, an exposure step): the card under it came out
-        as a sure new play (rendered webcam game 314 at 35.5 s), though once the light had
-        settled all of its patch showed the pile before the top card again. So, with the
-        reading, half of its patch must show that (REMOVAL_MAYBE_MATCH): a card like the one
-        under the top one laid by the same hand in a multi-card play lands elsewhere (multi-card
-        seeds 4-6: 21-25 % of the patch). Then the top card is taken back (`card_removed`, at
-        the new card's rest time)."""
+        one, or hardly reads at all (REMAINDER_READ_SURE). The pixel test in `_confirm`
+        misses a take-back when the light changed while the top card lay there (a drifting
+        hotspot, an exposure step): the card under it came out as a sure new play (rendered
+        webcam game 314 at 35.5 s), though once the light had settled all of its patch
+        showed the pile before the top card again. So, with the reading, half of its patch
+        must show that (REMOVAL_MAYBE_MATCH): a card like the one under the top one laid by
+        the same hand in a multi-card play lands elsewhere (multi-card seeds 4-6: 21-25 % of
+        the patch). Then the top card is taken back (`card_removed`, at the new card's rest
+        time)."""
         if len(self.played) < 3 or self.played[-1] is not played:
             return None
         top, under = self.played[-2], self.played[-3]
-        if top.card is None or under.card != reading.card or played.seat is None or \
-                played.seat != top.seat or reading.confidence < self.read_sure:
+        # Or it hardly reads at all: the card under, part of it still covered, or a twin of the
+        # top card (webcam game 476, 18.3 s: read 0.18, written as a new card, the take-back
+        # missed, and the next card judged against the card taken back).
+        reads_as_under = under.card == reading.card and reading.confidence >= self.read_sure
+        if top.card is None or played.seat is None or played.seat != top.seat or \
+                not (reads_as_under or reading.confidence < REMAINDER_READ_SURE):
             return None
         overlap = (played.hull & top.hull).sum() / max(min(played.hull.sum(), top.hull.sum()), 1)
         if overlap < TAKEN_BACK_OVERLAP:

@@ -53,6 +53,7 @@ from referee.rules import RuleSet
 from vision.arms import Arm, robust_level
 from vision.frames import Frame
 from vision.pile_cards import (
+    REMAINDER_READ_SURE,
     UNSEEN_READ_SURE,
     CardReading,
     PlayedCard,
@@ -298,16 +299,6 @@ goes with the hand is no card: the still middle of a plain sleeve lying across t
 ends moving, its middle unchanged from frame to frame) is card-shaped under a reach for a draw
 pile, and then the pile shows as before (rendered webcam game 304 of the family's first
 version, 3.0 s: 0.0; on its games 301-306 every real card kept at least 0.46)."""
-
-REMAINDER_READ_SURE = 0.45
-"""A card that reads less sure than this, laid by the seat that laid the last card within
-ADJUST_WINDOW_S, is the last card's remainder (`PileWatcher._remainder_of_last`). It was 0.2;
-on the webcam games 301-306 (second family, 3 December) three such changes read 0.24-0.27,
-all phantom plays (301 48.8 s, the part of a nudged card its hand had covered; 302 5.5 s and
-33.8 s), and no real card in 301-306 or 311-316 read under 0.45 after its seat's last card;
-the bar became 0.3. Raised to that 0.45 on 4 December (vision/TABLE.md): on webcam games
-361-386 five phantom plays had read 0.31-0.42 after their seat's last card, and one real card
-(a red 7 misread as a red 5, 0.37)."""
 
 READ_PAD_CARDS = 0.15
 """The crop given to the reader is the card's patch turned square to the image, with this
