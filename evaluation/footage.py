@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -177,6 +178,17 @@ def table(s: Score, games: int) -> str:
     return "\n".join(f"| {name.ljust(width)} | {value} |" for name, value in rows)
 
 
+def _render(scenario, video: Path, size: tuple[int, int], look, faces: dict | None,
+            face_sources: tuple[str, ...]) -> dict | None:
+    """Render `scenario`'s footage to `video` (and its truth beside it); the real faces cut
+    for it, once (`faces`, None until a render needs them)."""
+    if face_sources and faces is None:
+        faces = real_faces(set(face_sources))
+    render_footage(scenario, video, size, DEFAULT_FPS,
+                   knock_sounds=real_knock_excerpts(48_000), look=look, real_faces=faces)
+    return faces
+
+
 def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
              verbose: bool = False, listen: bool = True,
              family: str = "overhead", in_picture: bool = False,
@@ -202,11 +214,7 @@ def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
         look = WebcamLook.draw(scenario.seed, scenario.length_s()) \
             if family == "webcam" else None
         if not (video.exists() and truth_path.exists()):
-            if face_sources and faces is None:
-                faces = real_faces(set(face_sources))
-            render_footage(scenario, video, size, DEFAULT_FPS,
-                           knock_sounds=real_knock_excerpts(48_000), look=look,
-                           real_faces=faces)
+            faces = _render(scenario, video, size, look, faces, face_sources)
         truth = [json.loads(line) for line in truth_path.read_text().splitlines()]
         read = TruthReader(truth[1:]) if reader == "truth" else recogniser_reader()
         layout = TableLayout()
@@ -220,6 +228,18 @@ def evaluate(paths: list[Path], reader: str, size: tuple[int, int], cache: Path,
             camera = look.table_plane_profile(layout, scenario.players, size)
         started = time.perf_counter()
         result = review_video(video, camera, read, listen=listen)
+        if result.error is not None:
+            # A cached render cut short (a render killed half-way, a full disk) would be
+            # scored as a game the watcher went blind in: render it again, once.
+            print(f"{video.name}: breaks off ({result.error}); rendering it again",
+                  file=sys.stderr, flush=True)
+            faces = _render(scenario, video, size, look, faces, face_sources)
+            truth = [json.loads(line) for line in truth_path.read_text().splitlines()]
+            started = time.perf_counter()
+            result = review_video(video, camera, read, listen=listen)
+            if result.error is not None:
+                raise SystemExit(f"evaluation.footage: {video} breaks off again after a fresh "
+                                 f"render ({result.error}); check the disk and the encoder")
         found = [event.to_dict() for event in result.events]  # scored against the truth's lines
         s = score(truth[1:], found)
         s.review_s = time.perf_counter() - started
