@@ -136,9 +136,3 @@ def test_a_card_under_a_lone_hand_that_stayed_on_it_landed_when_the_hand_stopped
     other = [(t, [*arms, arm((150.0, 90.0), seat=3)] if 1.2 <= t <= 1.4 else arms)
              for t, arms in frames]
     assert landed_at(other, CARD, 2, rest, CARD_H) == rest
-
-
-def test_the_landing_and_the_watcher_agree_on_when_a_card_is_seen_at_rest():
-    from vision import pile_landing, pile_watcher
-
-    assert pile_landing.REST_MATCH == pile_watcher.REST_MATCH

@@ -98,3 +98,9 @@ nudged card its hand had covered; 302 5.5 s and 33.8 s), and no real card in 301
 read under 0.45 after its seat's last card; the bar became 0.3. Raised to that 0.45 on 4
 December (vision/TABLE.md): on webcam games 361-386 five phantom plays had read 0.31-0.42 after
 their seat's last card, and one real card (a red 7 misread as a red 5, 0.37)."""
+
+
+REST_MATCH = 0.6
+"""A past frame shows a card at rest when this fraction of its patch matches (a lingering
+hand may cover a third of it): the pile watcher's rest time, and how much of a card a hand may
+still cover when it is seen at rest (`vision.pile_landing`)."""

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from vision.arms import Arm
+from vision.pile_cards import REST_MATCH
 
 STILL_TIP_CARDS = 0.1
 """A tip that stays within this many card heights of where it stopped is still (the arm
@@ -41,10 +42,6 @@ MIN_STILL_S = 0.15
 LEFT_WITHIN_S = 0.2
 """The hand hid the card when it left it at most this long before the card was seen at rest
 (the card shows whole from the frame the hand is off it)."""
-
-REST_MATCH = 0.6
-"""The pile watcher's REST_MATCH: a past frame shows a card at rest when this fraction of its
-patch matches (a test keeps them one)."""
 
 MAX_BACK_S = 1.5
 """The card is backdated by at most this much (a hand resting longer is taken in by the arm

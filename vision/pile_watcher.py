@@ -54,6 +54,7 @@ from vision.arms import Arm, robust_level
 from vision.frames import Frame
 from vision.pile_cards import (
     REMAINDER_READ_SURE,
+    REST_MATCH,
     UNSEEN_READ_SURE,
     CardReading,
     PlayedCard,
@@ -185,10 +186,6 @@ cup put down) becomes part of the reference."""
 
 HISTORY_S = 3.0
 """How far back the rest time of a card may be found, and arms looked up."""
-
-REST_MATCH = 0.6
-"""A past frame shows the card at rest when this fraction of its patch matches (a lingering
-hand may cover a third of it)."""
 
 SAME_HAND_S = 1.6
 """A card no arm was seen laying, within this of the last card (the longest gap between two
