@@ -37,6 +37,17 @@ def has_sound(path) -> bool:
         return bool(container.streams.audio)
 
 
+def assert_drawn_alike(drawn: list[np.ndarray], again: list[np.ndarray]) -> None:
+    """The two videos show the same thing in every frame. Not pixel for pixel: CI's machine
+    once encoded the same drawn frames up to 4 levels apart (6 December), where this machine
+    gives equal pixels. What the overlay draws is far louder: one play's arrow and top card
+    left out change 1,278 pixels of a frame by more than 24 levels."""
+    assert len(drawn) == len(again)
+    for index, (a, b) in enumerate(zip(drawn, again, strict=True)):
+        loud = int((np.abs(a.astype(int) - b) > 24).sum())
+        assert loud < 50, f"frame {index}: {loud} pixels differ by more than 24 levels"
+
+
 def second_pass(outcome, profile_overlay: Overlay, out, full_size: bool = False):
     """What a second pass over the footage draws from the review's final events and rulings."""
     final = Overlay(outcome.events, outcome.rulings, profile_overlay.pile_box,
@@ -81,8 +92,7 @@ def test_the_video_drawn_while_watching_is_the_one_a_second_pass_draws(
     assert drawn[0].shape[:2] == ((height, width) if full_size else (height // 2, width // 2))
     assert has_sound(video)
     again = second_pass(outcome, overlay_of(rendered), tmp_path / "again.mp4", full_size)
-    assert len(again) == len(drawn)
-    assert max(np.abs(a.astype(int) - b).max() for a, b in zip(drawn, again, strict=True)) <= 2
+    assert_drawn_alike(drawn, again)
     # And something is drawn: the penalty's red caption band at the bottom, once it is ruled.
     ruled = next(r["t"] for r in outcome.rulings if r["kind"] == "ruling")
     caption = drawn[int((ruled + 0.2) * len(drawn) / 5.0)]
@@ -105,7 +115,7 @@ def test_a_play_reported_later_than_the_lag_has_the_video_drawn_again(rendered, 
     assert second_passes == [1] and "annotate" in stages
     drawn = pictures(outcome.files["annotated.mp4"])
     again = second_pass(outcome, overlay_of(rendered), tmp_path / "again.mp4")
-    assert max(np.abs(a.astype(int) - b).max() for a, b in zip(drawn, again, strict=True)) <= 2
+    assert_drawn_alike(drawn, again)
 
 
 def test_a_review_that_fails_leaves_no_half_written_video(rendered, tmp_path):
