@@ -295,3 +295,22 @@ def test_the_part_of_a_card_another_arm_covered_is_that_card_not_the_arms_seats(
     jump_in = np.zeros((40, 40), bool)
     jump_in[14:24, 12:19] = True  # a card's area, part of it beyond the place
     assert not watcher._adjusts(last, jump_in, 0, 53.0, crop)
+
+
+def test_a_change_apart_from_a_fan_is_none_of_its_cards():
+    # Webcam game 496, 15.7 s: a shadow that left the table beside the pile as a blue 9 was
+    # laid; what differed from the pile before took it in, and the fan splitter found a second
+    # card there, read as the blue 9 (its place mostly the top card's): written twice.
+    import numpy as np
+
+    from vision.pile_fan import TOUCH_GAP_PX, _touching
+
+    differs = np.zeros((40, 40), bool)
+    differs[5:20, 5:15] = True  # the card
+    differs[20 + TOUCH_GAP_PX:25, 5:15] = True  # a strip of one under it, a gap of pixels
+    differs[30:38, 30:38] = True  # the shadow, apart
+    hull = np.zeros((40, 40), bool)
+    hull[5:20, 5:15] = True
+    kept = _touching(differs, hull)
+    assert kept[5:25, 5:15].sum() == differs[5:25, 5:15].sum()
+    assert not kept[30:38, 30:38].any()

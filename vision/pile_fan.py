@@ -366,6 +366,21 @@ def _one_card_explains(changed: np.ndarray, cards: list[CardRect]) -> bool:
     return False
 
 
+TOUCH_GAP_PX = 1
+"""A fan's change is one piece: each card under the top one shows beside the card on it. Parts
+this many pixels apart count as touching (a red card's strip on a red card changes little)."""
+
+
+def _touching(differs: np.ndarray, hull: np.ndarray) -> np.ndarray:
+    """The pixels of `differs` in pieces that touch `hull` (the confirmed card's patch),
+    pieces up to TOUCH_GAP_PX apart counting as one."""
+    size = 2 * TOUCH_GAP_PX + 1
+    joined = cv2.dilate(differs.astype(np.uint8), np.ones((size, size), np.uint8))
+    count, labels = cv2.connectedComponents(joined, connectivity=8)
+    keep = np.unique(labels[hull & (joined > 0)])
+    return differs & np.isin(labels, keep[keep > 0])
+
+
 def fan_region(differs: np.ndarray, card_area: float, min_part_cards: float = 0.04
                ) -> np.ndarray | None:
     """The convex hull (bool mask) of the differing pixels, specks left out; None if empty."""
@@ -471,7 +486,8 @@ class FanCards:
 
     def _cards_under(self, played) -> list[UnderCard]:
         near = grown(played.hull, round(FAN_REACH_CARDS * self.card_height_px))
-        differs = (l1_distance(self.previous, played.before) > CHANGE_L1) & near
+        differs = _touching((l1_distance(self.previous, played.before) > CHANGE_L1) & near,
+                            played.hull)
         region = fan_region(differs, self.card_area)
         if region is None or (region.sum() < FAN_MIN_CARDS_AREA * self.card_area
                               and self._card_sized_mask(region)):
