@@ -367,8 +367,9 @@ def _one_card_explains(changed: np.ndarray, cards: list[CardRect]) -> bool:
 
 
 TOUCH_GAP_PX = 1
-"""A fan's change is one piece: each card under the top one shows beside the card on it. Parts
-this many pixels apart count as touching (a red card's strip on a red card changes little)."""
+"""A fan's change is one piece: each card under the top one shows beside the card on it. Pieces
+with up to twice this many pixels between them count as touching (a red card's strip on a red
+card changes little, in bits)."""
 
 
 def _touching(differs: np.ndarray, hull: np.ndarray) -> np.ndarray:
@@ -376,7 +377,7 @@ def _touching(differs: np.ndarray, hull: np.ndarray) -> np.ndarray:
     pieces up to TOUCH_GAP_PX apart counting as one."""
     size = 2 * TOUCH_GAP_PX + 1
     joined = cv2.dilate(differs.astype(np.uint8), np.ones((size, size), np.uint8))
-    count, labels = cv2.connectedComponents(joined, connectivity=8)
+    _, labels = cv2.connectedComponents(joined, connectivity=8)
     keep = np.unique(labels[hull & (joined > 0)])
     return differs & np.isin(labels, keep[keep > 0])
 
