@@ -314,3 +314,38 @@ def test_a_change_apart_from_a_fan_is_none_of_its_cards():
     kept = _touching(differs, hull)
     assert kept[5:25, 5:15].sum() == differs[5:25, 5:15].sum()
     assert not kept[30:38, 30:38].any()
+
+
+def test_the_waiting_card_seen_again_after_the_light_jumped_is_that_card():
+    # Webcam game 491, 5.5 s: a green 6 confirmed with its hand still over it; the camera's
+    # exposure stepped as the hand left, and the card, scaled back to the first frame's light,
+    # differed from how it was taken in: confirmed again, it was written twice.
+    import numpy as np
+
+    from vision.pile_cards import PlayedCard
+    from vision.pile_same_hand import RELIT_WINDOW_S
+    from vision.pile_watcher import PileWatcher, _WaitingRead
+
+    watcher = PileWatcher((0, 0, 40, 40), 10.0, lambda crop, t: None)  # a card: 10 x 6.7
+    place = np.zeros((40, 40), bool)
+    place[10:24, 10:20] = True  # the card and the hand over it: 2.1 cards
+    last = PlayedCard(None, 0, 4.7, place, np.zeros((40, 40, 3), np.float32))
+    watcher.played.append(last)
+    watcher.waiting = _WaitingRead(last, 5.13, [])
+    watcher.history.append((5.63, np.zeros((40, 40, 3), np.float32)))
+    card = np.zeros((40, 40), bool)
+    card[11:21, 11:18] = True  # the card alone, inside its place
+    watcher.light_step_t = 5.5
+    assert watcher._relit_waiting(last, card, 0)
+    assert watcher._relit_waiting(last, card, None)  # the arm tracker lost the hand
+    assert not watcher._relit_waiting(last, card, 2)  # another seat's card
+    elsewhere = np.zeros((40, 40), bool)
+    elsewhere[20:30, 20:27] = True
+    assert not watcher._relit_waiting(last, elsewhere, 0)  # beside it: a next card
+    watcher.light_step_t = 5.0  # the jump came before the card was confirmed
+    assert not watcher._relit_waiting(last, card, 0)
+    watcher.light_step_t = 5.63 - RELIT_WINDOW_S - 0.1  # long ago
+    assert not watcher._relit_waiting(last, card, 0)
+    watcher.light_step_t = 5.5
+    watcher.waiting = None  # the card was read and written already
+    assert not watcher._relit_waiting(last, card, 0)

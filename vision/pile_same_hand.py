@@ -75,6 +75,18 @@ PART_INSIDE_MIN = 0.95
 PART_MAX_CARDS = 0.75
 """... and smaller than this many card areas is a part of that card uncovered."""
 
+RELIT_WINDOW_S = 1.0
+"""A patch confirmed this soon after the whole picture's light jumped may be the jump
+(the pile watcher's LIGHT_STEP_WINDOW_S) ..."""
+
+RELIT_SAME_PLACE = 0.9
+"""... when this much of it lies in the waiting card's place, or of that place in it (the
+place was taken with the hand over the card: webcam game 491, 5.5 s, 1.44 cards, the patch
+0.92 of a card and 0.99 inside it) ..."""
+
+RELIT_MAX_CARDS = 1.5
+"""... and it is no bigger than this many cards."""
+
 IDENTICAL_AGAIN_S = 0.6
 """A patch by the same seat over its last card, this long after it or more, that reads surely
 as the same card is a second identical card laid on it, not the first one nudged. A nudge is
@@ -96,6 +108,8 @@ class SameHandCards:
             return False
         if gap <= SAME_REST_S:
             return True  # the rest of the same card, uncovered when the hand went
+        if self._relit_waiting(last, hull, seat):
+            return True
         if seat != last.seat and self._part_of_last(last, hull):
             # Whoever's arm uncovered it: another seat's card laid on the last one shows its
             # own corners beyond the last card's place (webcam games 391, 6.4 s, and 471,
@@ -125,6 +139,20 @@ class SameHandCards:
         # Another seat's hand (or one not seen) placed it: a jump-in unless it is nearly the
         # same patch as the last card.
         return seat is None and overlap >= ADJUST_UNSEEN_MIN_OVERLAP
+
+    def _relit_waiting(self, last: PlayedCard, hull: np.ndarray, seat: int | None) -> bool:
+        """Is the patch the card still waiting to be read, on its own place, seen again because
+        the whole picture's light jumped since it was confirmed? Scaled back to the first
+        frame's light, a card under a hand when the camera's exposure stepped still differs
+        from how it was taken in (webcam game 491, 5.5 s: a green 6 written twice, the hand
+        that laid it still leaving). With no hand over the pile the jump itself is dismissed
+        (`_after_light_step`); with one, a card laid then lies elsewhere or is another."""
+        waiting, step = self.waiting, self.light_step_t
+        now = self.history[-1][0] if self.history else None
+        return waiting is not None and waiting.played is last and step is not None and \
+            now is not None and waiting.confirmed_t < step and \
+            now - step <= RELIT_WINDOW_S and seat in (None, last.seat) and \
+            hull.sum() <= RELIT_MAX_CARDS * self.card_area and _one_in_other(hull, last.hull)
 
     def _unseen(self, last: PlayedCard) -> bool:
         """Is `last` the card waiting to be read, not yet read in a frame without a hand?"""
@@ -269,3 +297,10 @@ def _other_card(readings: tuple[str, str] | None) -> bool:
 def _same_card(readings: tuple[str, str] | None) -> bool:
     """Does the reader see the last card's card in the patch, both surely?"""
     return readings is not None and readings[0] == readings[1]
+
+
+def _one_in_other(patch: np.ndarray, place: np.ndarray) -> bool:
+    """Does RELIT_SAME_PLACE of `patch` lie in `place` (grown a pixel), or of `place` in
+    `patch`?"""
+    return (patch & grown(place, 1)).sum() >= RELIT_SAME_PLACE * patch.sum() or \
+        (place & grown(patch, 1)).sum() >= RELIT_SAME_PLACE * place.sum()
