@@ -349,3 +349,23 @@ def test_the_waiting_card_seen_again_after_the_light_jumped_is_that_card():
     watcher.light_step_t = 5.5
     watcher.waiting = None  # the card was read and written already
     assert not watcher._relit_waiting(last, card, 0)
+
+
+def test_a_stop_followed_by_the_pile_in_full_view_laid_no_hidden_card():
+    # Webcam game 492, 25.6 s: a bystander's hand stopped beside the player's over the pile
+    # for a quarter second; then the pile lay in view, still, for a second before the next
+    # card came, and the stop was written as a card that card had hidden. (A frame counts
+    # only when the pile shows nothing new: a pair put down at once can lie in view a second,
+    # never confirmed, and is found as that stop's card: webcam game 471, 38.0 s.)
+    from vision.pile_watcher import QUIET_VIEW_S, PileWatcher
+
+    watcher = PileWatcher((0, 0, 40, 40), 10.0, lambda crop, t: None)
+    frame = 1 / 30
+    watcher.quiet_history.extend(26.0 + i * frame for i in range(30))  # 26.0-27.0 s
+    assert watcher._quiet_after(25.57, 27.97)
+    assert not watcher._quiet_after(25.57, 26.0 + QUIET_VIEW_S - frame)  # too short a view
+    assert not watcher._quiet_after(27.0, 27.97)  # none after the stop
+    watcher.quiet_history.clear()
+    # Quiet frames with hands coming and going between them are no view of the pile at rest.
+    watcher.quiet_history.extend(26.0 + i * 0.1 for i in range(10))
+    assert not watcher._quiet_after(25.57, 27.97)

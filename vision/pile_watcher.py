@@ -187,6 +187,19 @@ cup put down) becomes part of the reference."""
 HISTORY_S = 3.0
 """How far back the rest time of a card may be found, and arms looked up."""
 
+QUIET_VIEW_S = 0.3
+"""A hand's stop on the pile followed by this long with the pile in view and still laid no card
+there (`PileWatcher._quiet_after`): a card at rest is confirmed in STABLE_FRAMES frames."""
+
+QUIET_MAX_CHANGED_CARDS = 0.25
+"""... and with less than this many cards' area differing from the pile as the watcher took it
+in: a pair of cards put down at once may lie in view for a second, never confirmed (a patch too
+big and too square for one card; webcam game 471, 38.0 s), and is then found as the hidden card
+of the hand's stop once the next card comes."""
+
+QUIET_GAP_S = 0.05
+"""Quiet frames this close follow each other (a frame at 30 fps is 0.033 s)."""
+
 SAME_HAND_S = 1.6
 """A card no arm was seen laying, within this of the last card (the longest gap between two
 cards of one multi-card play, 1.5 s, and a frame or two), with no other seat's hand over the
@@ -356,6 +369,9 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         self.still_frames = np.zeros(self.shape, np.int32)
         self.history: deque[tuple[float, np.ndarray]] = deque()
         self.arm_history: deque[tuple[float, list[Arm]]] = deque()
+        # Frames with no hand over the pile, nothing moving in it and nothing new on it
+        # (`_quiet_after`).
+        self.quiet_history: deque[float] = deque()
         self.recent_frames: deque[Frame] = deque(maxlen=READ_FRAMES)
         self.played: list[PlayedCard] = []
         self.stale_since = np.full(self.shape, np.inf)
@@ -406,6 +422,8 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         any_moving = moving.mean() > MIN_MOVING_PX_FRACTION
         if not self._arm_over(arms):
             self.hand_left = True
+            if not any_moving and changed.sum() < QUIET_MAX_CHANGED_CARDS * self.card_area:
+                self.quiet_history.append(t)
         if not changed.any():
             self.stale_since[:] = np.inf
             self.state = PileState.HAND if any_moving else PileState.IDLE
@@ -518,6 +536,25 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
             self.history.popleft()
         while self.arm_history and self.arm_history[0][0] < t - HISTORY_S:
             self.arm_history.popleft()
+        while self.quiet_history and self.quiet_history[0] < t - HISTORY_S:
+            self.quiet_history.popleft()
+
+    def _quiet_after(self, start: float, end: float) -> bool:
+        """Did the pile lie in view, no hand over it, nothing moving and nothing new on it, for
+        QUIET_VIEW_S on end between `start` (a hand's stop on it) and `end`? A card that stop
+        laid would have shown then; none did, so it laid none (webcam game 492, 25.6 s: a
+        bystander's hand beside the player's for a quarter second, then the pile in full view
+        for a second, written as a hidden card when the next card came)."""
+        run_start = previous = None
+        for t in self.quiet_history:
+            if not start < t < end:
+                continue
+            if previous is None or t - previous > QUIET_GAP_S:
+                run_start = t
+            previous = t
+            if t - run_start >= QUIET_VIEW_S:
+                return True
+        return False
 
     def _arm_over(self, arms: list[Arm]) -> bool:
         return any(self._tip_over(a) for a in arms)
@@ -591,11 +628,13 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
             landed_t = landed_at(self.arm_history, points, seat, rest_t, self.card_height_px,
                                  not_before=last.event_t if last is not None else -np.inf)
             played.landed_t = landed_t if landed_t < rest_t else None
-            played.hands_before = hands_before(
-                self.arm_history, points, seat, last.seat if last is not None else None,
-                # Not since before a take-back: its hand stopped on the pile too.
-                max(last.event_t if last is not None else -np.inf, self.taken_back_t),
-                rest_t, played.event_t, t, self.card_height_px)
+            played.hands_before = [
+                stop for stop in hands_before(
+                    self.arm_history, points, seat, last.seat if last is not None else None,
+                    # Not since before a take-back: its hand stopped on the pile too.
+                    max(last.event_t if last is not None else -np.inf, self.taken_back_t),
+                    rest_t, played.event_t, t, self.card_height_px)
+                if not self._quiet_after(stop[1], played.event_t)]
             laying_hand = hand_that_laid(seat, played.hands_before)
             if laying_hand is not None:
                 played.seat, played.landed_t = laying_hand
