@@ -369,3 +369,44 @@ def test_a_stop_followed_by_the_pile_in_full_view_laid_no_hidden_card():
     # Quiet frames with hands coming and going between them are no view of the pile at rest.
     watcher.quiet_history.extend(26.0 + i * 0.1 for i in range(10))
     assert not watcher._quiet_after(25.57, 27.97)
+
+
+def test_a_card_a_bystanders_arm_uncovered_is_the_players_not_the_bystanders():
+    # Webcam game 505, 70.7 s: a yellow 2 confirmed from the part of it a bystander's arm
+    # left in view (0.63 of a card); as that arm left, the whole card came to rest, was
+    # written as the bystander's card, and the first as a hidden card under it.
+    import numpy as np
+
+    from vision.arms import Arm
+    from vision.pile_cards import PlayedCard
+    from vision.pile_watcher import PileWatcher, _WaitingRead
+
+    watcher = PileWatcher((0, 0, 40, 40), 10.0, lambda crop, t: None)  # a card: 10 x 6.7
+    part = np.zeros((40, 40), bool)
+    part[10:17, 10:16] = True  # 0.63 of a card
+    last = PlayedCard(None, 1, 70.43, part, np.zeros((40, 40, 3), np.float32))
+    watcher.played.append(last)
+    watcher.waiting = _WaitingRead(last, 70.63, [])
+    frames = [round(70.4 + i / 30, 3) for i in range(23)]  # 70.40-71.13 s
+    bystander = Arm(entry=(39.0, 20.0), tip=(20.0, 14.0), area_px=200.0, entry_angle_deg=0.0,
+                    seat=5)
+    leaving = Arm(entry=(39.0, 20.0), tip=(39.5, 18.0), area_px=50.0, entry_angle_deg=0.0, seat=5)
+    watcher.arm_history.extend((t, [bystander]) for t in frames[:-1])
+    watcher.arm_history.append((frames[-1], [leaving]))
+    watcher.history.append((frames[-1], np.zeros((40, 40, 3), np.float32)))
+    whole = np.zeros((40, 40), bool)
+    whole[9:21, 9:17] = True  # the card, all of it now
+    assert watcher._uncovered_by_bystander(last, whole, 5)
+    assert watcher._adjusts(last, whole, 5, 70.73, np.zeros((40, 40, 3), np.float32))
+    beside = np.zeros((40, 40), bool)
+    beside[14:26, 14:22] = True  # not over all of the part: another card
+    assert not watcher._uncovered_by_bystander(last, beside, 5)
+    # An arm that came after the card landed laid a card on it: a jump-in.
+    watcher.arm_history[0] = (frames[0], [])
+    watcher.arm_history[1] = (frames[1], [])
+    assert not watcher._uncovered_by_bystander(last, whole, 5)
+    watcher.arm_history[0] = (frames[0], [bystander])
+    watcher.arm_history[1] = (frames[1], [bystander])
+    # A card seen whole when it was confirmed is no part.
+    last.hull = whole.copy()
+    assert not watcher._uncovered_by_bystander(last, whole, 5)

@@ -75,6 +75,16 @@ PART_INSIDE_MIN = 0.95
 PART_MAX_CARDS = 0.75
 """... and smaller than this many card areas is a part of that card uncovered."""
 
+BYSTANDER_PART_MAX_CARDS = 0.8
+"""A waiting card confirmed from less than this many cards' area was seen in part ..."""
+
+BYSTANDER_LEAVING_S = 0.1
+"""... and an arm whose tip lay over the pile in every frame from when it landed until this
+long ago (the arm is leaving now: that uncovered the card) ..."""
+
+BYSTANDER_MIN_FRAMES = 5
+"""... in this many frames at least, lay over the card, not laid one on it."""
+
 RELIT_WINDOW_S = 1.0
 """A patch confirmed this soon after the whole picture's light jumped may be the jump
 (the pile watcher's LIGHT_STEP_WINDOW_S) ..."""
@@ -109,6 +119,8 @@ class SameHandCards:
         if gap <= SAME_REST_S:
             return True  # the rest of the same card, uncovered when the hand went
         if self._relit_waiting(last, hull, seat):
+            return True
+        if self._uncovered_by_bystander(last, hull, seat):
             return True
         if seat != last.seat and self._part_of_last(last, hull):
             # Whoever's arm uncovered it: another seat's card laid on the last one shows its
@@ -153,6 +165,27 @@ class SameHandCards:
             now is not None and waiting.confirmed_t < step and \
             now - step <= RELIT_WINDOW_S and seat in (None, last.seat) and \
             hull.sum() <= RELIT_MAX_CARDS * self.card_area and _one_in_other(hull, last.hull)
+
+    def _uncovered_by_bystander(self, last: PlayedCard, hull: np.ndarray, seat: int | None
+                                ) -> bool:
+        """Is the patch the waiting card whole, uncovered by another seat's arm that lay over
+        the pile from when that card landed until it left? The card was confirmed from the part
+        of it the arm left in view (less than a card), never seen without a hand, and the patch
+        holds all of that part (webcam game 505, 70.7 s: a yellow 2 seen as 0.63 of a card
+        beside a bystander's arm; as the arm left, the whole card, 1.34 cards with the arm's
+        edge, was written as the bystander's, read 1.0, and the first as a hidden card under
+        it). A jump-in's arm comes after the card it covers lands."""
+        if seat is None or seat == last.seat or not self._unseen(last) or \
+                last.hull.sum() >= BYSTANDER_PART_MAX_CARDS * self.card_area:
+            return False
+        inside = float((last.hull & grown(hull, 1)).sum()) / max(int(last.hull.sum()), 1)
+        if inside < PART_INSIDE_MIN:
+            return False
+        now = self.history[-1][0]
+        frames = [arms for t, arms in self.arm_history
+                  if last.event_t <= t <= now - BYSTANDER_LEAVING_S]
+        return len(frames) >= BYSTANDER_MIN_FRAMES and \
+            all(any(a.seat == seat and self._tip_over(a) for a in arms) for arms in frames)
 
     def _unseen(self, last: PlayedCard) -> bool:
         """Is `last` the card waiting to be read, not yet read in a frame without a hand?"""
