@@ -410,3 +410,21 @@ def test_a_card_a_bystanders_arm_uncovered_is_the_players_not_the_bystanders():
     # A card seen whole when it was confirmed is no part.
     last.hull = whole.copy()
     assert not watcher._uncovered_by_bystander(last, whole, 5)
+
+
+def test_a_stop_that_changed_the_pile_by_less_than_a_card_laid_no_hidden_card():
+    # Webcam game 503, 36.9 s: a bystander's fingertip at the pile's edge, a tenth of a card
+    # of the pile changed under it, stopped there; written as a card the next one had hidden.
+    from vision.pile_watcher import PileWatcher
+
+    watcher = PileWatcher((0, 0, 40, 40), 10.0, lambda crop, t: None)  # a card: 66.7 pixels
+    card = watcher.card_area
+    frames = [36.8 + i / 30 for i in range(10)]
+    watcher.change_history.extend((t, round(0.1 * card)) for t in frames)
+    assert not watcher._stop_laid(36.87)
+    # A hand that holds a card there changes a card's area or more.
+    watcher.change_history[4] = (frames[4], round(1.2 * card))
+    assert watcher._stop_laid(36.87)
+    assert not watcher._stop_laid(frames[4] + 0.01)  # after it: too little again
+    # With no record of the pile then (the record is the last 3 s) it may have.
+    assert watcher._stop_laid(30.0)

@@ -197,6 +197,13 @@ in: a pair of cards put down at once may lie in view for a second, never confirm
 big and too square for one card; webcam game 471, 38.0 s), and is then found as the hidden card
 of the hand's stop once the next card comes."""
 
+STOP_LOOK_S = 0.15
+"""A hand that stops on the pile to lay a card holds it there at least this long (the landing's
+MIN_STILL_S) ..."""
+
+STOP_MIN_CHANGED_CARDS = 0.5
+"""... and the pile differs then by at least this many cards' area: the card, the hand."""
+
 QUIET_GAP_S = 0.05
 """Quiet frames this close follow each other (a frame at 30 fps is 0.033 s)."""
 
@@ -372,6 +379,8 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         # Frames with no hand over the pile, nothing moving in it and nothing new on it
         # (`_quiet_after`).
         self.quiet_history: deque[float] = deque()
+        # How many of the pile's pixels differed from the reference, per frame (`_stop_laid`).
+        self.change_history: deque[tuple[float, int]] = deque()
         self.recent_frames: deque[Frame] = deque(maxlen=READ_FRAMES)
         self.played: list[PlayedCard] = []
         self.stale_since = np.full(self.shape, np.inf)
@@ -419,6 +428,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         self.previous = crop
         self.still_frames = np.where(moving, 0, self.still_frames + 1)
         changed = self._differs(crop, clipped)
+        self.change_history.append((t, int(changed.sum())))
         any_moving = moving.mean() > MIN_MOVING_PX_FRACTION
         if not self._arm_over(arms):
             self.hand_left = True
@@ -538,6 +548,8 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
             self.arm_history.popleft()
         while self.quiet_history and self.quiet_history[0] < t - HISTORY_S:
             self.quiet_history.popleft()
+        while self.change_history and self.change_history[0][0] < t - HISTORY_S:
+            self.change_history.popleft()
 
     def _quiet_after(self, start: float, end: float) -> bool:
         """Did the pile lie in view, no hand over it, nothing moving and nothing new on it, for
@@ -555,6 +567,15 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
             if t - run_start >= QUIET_VIEW_S:
                 return True
         return False
+
+    def _stop_laid(self, start: float) -> bool:
+        """Could a hand's stop on the pile that began at `start` have laid a card: did the pile
+        differ from the reference by STOP_MIN_CHANGED_CARDS of a card or more (the card and
+        the hand) in the STOP_LOOK_S from it? (Webcam game 503, 36.9 s: a bystander's
+        fingertip at the pile's edge, 0.1 of a card, written as a hidden card.)"""
+        most = max((count for t, count in self.change_history
+                    if start <= t <= start + STOP_LOOK_S), default=None)
+        return most is None or most >= STOP_MIN_CHANGED_CARDS * self.card_area
 
     def _arm_over(self, arms: list[Arm]) -> bool:
         return any(self._tip_over(a) for a in arms)
@@ -634,7 +655,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
                     # Not since before a take-back: its hand stopped on the pile too.
                     max(last.event_t if last is not None else -np.inf, self.taken_back_t),
                     rest_t, played.event_t, t, self.card_height_px)
-                if not self._quiet_after(stop[1], played.event_t)]
+                if self._stop_laid(stop[1]) and not self._quiet_after(stop[1], played.event_t)]
             laying_hand = hand_that_laid(seat, played.hands_before)
             if laying_hand is not None:
                 played.seat, played.landed_t = laying_hand
