@@ -197,15 +197,15 @@ in: a pair of cards put down at once may lie in view for a second, never confirm
 big and too square for one card; webcam game 471, 38.0 s), and is then found as the hidden card
 of the hand's stop once the next card comes."""
 
+QUIET_GAP_S = 0.05
+"""Quiet frames this close follow each other (a frame at 30 fps is 0.033 s)."""
+
 STOP_LOOK_S = 0.15
 """A hand that stops on the pile to lay a card holds it there at least this long (the landing's
 MIN_STILL_S) ..."""
 
 STOP_MIN_CHANGED_CARDS = 0.5
 """... and the pile differs then by at least this many cards' area: the card, the hand."""
-
-QUIET_GAP_S = 0.05
-"""Quiet frames this close follow each other (a frame at 30 fps is 0.033 s)."""
 
 SAME_HAND_S = 1.6
 """A card no arm was seen laying, within this of the last card (the longest gap between two
@@ -428,11 +428,12 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         self.previous = crop
         self.still_frames = np.where(moving, 0, self.still_frames + 1)
         changed = self._differs(crop, clipped)
-        self.change_history.append((t, int(changed.sum())))
+        changed_px = int(changed.sum())
+        self.change_history.append((t, changed_px))
         any_moving = moving.mean() > MIN_MOVING_PX_FRACTION
         if not self._arm_over(arms):
             self.hand_left = True
-            if not any_moving and changed.sum() < QUIET_MAX_CHANGED_CARDS * self.card_area:
+            if not any_moving and changed_px < QUIET_MAX_CHANGED_CARDS * self.card_area:
                 self.quiet_history.append(t)
         if not changed.any():
             self.stale_since[:] = np.inf
