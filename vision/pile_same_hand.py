@@ -11,7 +11,7 @@ from functools import cache, partial
 import numpy as np
 
 from vision.pile_cards import PlayedCard, gap_s
-from vision.pile_shapes import CHANGE_L1, card_colour, grown, iou, matches
+from vision.pile_shapes import CHANGE_L1, card_colour, grown, iou, matches, share_inside
 from vision.pixels import l1_distance
 
 ADJUST_WINDOW_S = 1.5
@@ -164,7 +164,8 @@ class SameHandCards:
         return waiting is not None and waiting.played is last and step is not None and \
             now is not None and waiting.confirmed_t < step and \
             now - step <= RELIT_WINDOW_S and seat in (None, last.seat) and \
-            hull.sum() <= RELIT_MAX_CARDS * self.card_area and _one_in_other(hull, last.hull)
+            hull.sum() <= RELIT_MAX_CARDS * self.card_area and \
+            max(share_inside(hull, last.hull), share_inside(last.hull, hull)) >= RELIT_SAME_PLACE
 
     def _uncovered_by_bystander(self, last: PlayedCard, hull: np.ndarray, seat: int | None
                                 ) -> bool:
@@ -178,8 +179,7 @@ class SameHandCards:
         if seat is None or seat == last.seat or not self._unseen(last) or \
                 last.hull.sum() >= BYSTANDER_PART_MAX_CARDS * self.card_area:
             return False
-        inside = float((last.hull & grown(hull, 1)).sum()) / max(int(last.hull.sum()), 1)
-        if inside < PART_INSIDE_MIN:
+        if share_inside(last.hull, hull) < PART_INSIDE_MIN:
             return False
         now = self.history[-1][0]
         frames = [arms for t, arms in self.arm_history
@@ -235,8 +235,8 @@ class SameHandCards:
         it shows more of itself than that, or another colour, asked before.) The last card's
         place, taken with the hand over it, may be more than one card's, so the two together
         look like a card laid beside it (webcam game 396, 38.8 s)."""
-        inside = float((hull & grown(last.hull, 1)).sum()) / max(int(hull.sum()), 1)
-        return inside >= PART_INSIDE_MIN and hull.sum() < PART_MAX_CARDS * self.card_area
+        return share_inside(hull, last.hull) >= PART_INSIDE_MIN and \
+            hull.sum() < PART_MAX_CARDS * self.card_area
 
     def _other_colour(self, last: PlayedCard, hull: np.ndarray, crop: np.ndarray) -> bool:
         """Is the patch's median chromaticity COLOUR_APART from the last card's?"""
@@ -330,10 +330,3 @@ def _other_card(readings: tuple[str, str] | None) -> bool:
 def _same_card(readings: tuple[str, str] | None) -> bool:
     """Does the reader see the last card's card in the patch, both surely?"""
     return readings is not None and readings[0] == readings[1]
-
-
-def _one_in_other(patch: np.ndarray, place: np.ndarray) -> bool:
-    """Does RELIT_SAME_PLACE of `patch` lie in `place` (grown a pixel), or of `place` in
-    `patch`?"""
-    return (patch & grown(place, 1)).sum() >= RELIT_SAME_PLACE * patch.sum() or \
-        (place & grown(patch, 1)).sum() >= RELIT_SAME_PLACE * place.sum()

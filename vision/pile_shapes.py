@@ -162,6 +162,11 @@ def card_colour(pixels: np.ndarray) -> np.ndarray | None:
     return np.median(pixels[coloured] / total[coloured, None], axis=0)
 
 
+def share_inside(a: np.ndarray, b: np.ndarray) -> float:
+    """The share of mask `a`'s pixels that lie in mask `b` grown by a pixel (0 for an empty `a`)."""
+    return float((a & grown(b, 1)).sum()) / max(int(a.sum()), 1)
+
+
 def iou(a: np.ndarray, b: np.ndarray) -> float:
     union = (a | b).sum()
     return float((a & b).sum() / union) if union else 0.0
