@@ -361,13 +361,14 @@ def test_a_stop_followed_by_the_pile_in_full_view_laid_no_hidden_card():
 
     watcher = PileWatcher((0, 0, 40, 40), 10.0, lambda crop, t: None)
     frame = 1 / 30
-    watcher.quiet_history.extend(26.0 + i * frame for i in range(30))  # 26.0-27.0 s
+    watcher.pile_record.extend((25.5 + i * frame, 300, False) for i in range(15))  # a hand
+    watcher.pile_record.extend((26.0 + i * frame, 0, True) for i in range(30))  # 26.0-27.0 s
     assert watcher._quiet_after(25.57, 27.97)
     assert not watcher._quiet_after(25.57, 26.0 + QUIET_VIEW_S - frame)  # too short a view
     assert not watcher._quiet_after(27.0, 27.97)  # none after the stop
-    watcher.quiet_history.clear()
+    watcher.pile_record.clear()
     # Quiet frames with hands coming and going between them are no view of the pile at rest.
-    watcher.quiet_history.extend(26.0 + i * 0.1 for i in range(10))
+    watcher.pile_record.extend((26.0 + i * frame, 0, i % 3 == 0) for i in range(30))
     assert not watcher._quiet_after(25.57, 27.97)
 
 
@@ -420,10 +421,10 @@ def test_a_stop_that_changed_the_pile_by_less_than_a_card_laid_no_hidden_card():
     watcher = PileWatcher((0, 0, 40, 40), 10.0, lambda crop, t: None)  # a card: 66.7 pixels
     card = watcher.card_area
     frames = [36.8 + i / 30 for i in range(10)]
-    watcher.change_history.extend((t, round(0.1 * card)) for t in frames)
+    watcher.pile_record.extend((t, round(0.1 * card), False) for t in frames)
     assert not watcher._stop_laid(36.87)
     # A hand that holds a card there changes a card's area or more.
-    watcher.change_history[4] = (frames[4], round(1.2 * card))
+    watcher.pile_record[4] = (frames[4], round(1.2 * card), False)
     assert watcher._stop_laid(36.87)
     assert not watcher._stop_laid(frames[4] + 0.01)  # after it: too little again
     # With no record of the pile then (the record is the last 3 s) it may have.

@@ -376,11 +376,10 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         self.still_frames = np.zeros(self.shape, np.int32)
         self.history: deque[tuple[float, np.ndarray]] = deque()
         self.arm_history: deque[tuple[float, list[Arm]]] = deque()
-        # Frames with no hand over the pile, nothing moving in it and nothing new on it
-        # (`_quiet_after`).
-        self.quiet_history: deque[float] = deque()
-        # How many of the pile's pixels differed from the reference, per frame (`_stop_laid`).
-        self.change_history: deque[tuple[float, int]] = deque()
+        # Per frame: how many of the pile's pixels differed from the reference
+        # (`_stop_laid`), and whether it lay quiet: no hand over it, nothing moving in it and
+        # nothing new on it (`_quiet_after`).
+        self.pile_record: deque[tuple[float, int, bool]] = deque()
         self.recent_frames: deque[Frame] = deque(maxlen=READ_FRAMES)
         self.played: list[PlayedCard] = []
         self.stale_since = np.full(self.shape, np.inf)
@@ -429,12 +428,12 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         self.still_frames = np.where(moving, 0, self.still_frames + 1)
         changed = self._differs(crop, clipped)
         changed_px = int(changed.sum())
-        self.change_history.append((t, changed_px))
         any_moving = moving.mean() > MIN_MOVING_PX_FRACTION
-        if not self._arm_over(arms):
+        hand_over = self._arm_over(arms)
+        self.pile_record.append((t, changed_px, not hand_over and not any_moving and
+                                 changed_px < QUIET_MAX_CHANGED_CARDS * self.card_area))
+        if not hand_over:
             self.hand_left = True
-            if not any_moving and changed_px < QUIET_MAX_CHANGED_CARDS * self.card_area:
-                self.quiet_history.append(t)
         if not changed.any():
             self.stale_since[:] = np.inf
             self.state = PileState.HAND if any_moving else PileState.IDLE
@@ -442,12 +441,12 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
                 # Follow slow drifts of the light while nothing happens.
                 follow(self.reference, crop, 0.05)
             return []
-        events = self._confirm(t, crop, changed, self._arm_over(arms))
+        events = self._confirm(t, crop, changed, hand_over)
         if events:
             self.state = PileState.CHANGED
             return events
         self.state = PileState.HAND if any_moving else PileState.SETTLING
-        self._rebase_stale(t, crop, changed & ~moving & (not self._arm_over(arms)))
+        self._rebase_stale(t, crop, changed & ~moving & (not hand_over))
         return []
 
     def _rebase_stale(self, t: float, crop: np.ndarray, stale: np.ndarray) -> None:
@@ -547,10 +546,8 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
             self.history.popleft()
         while self.arm_history and self.arm_history[0][0] < t - HISTORY_S:
             self.arm_history.popleft()
-        while self.quiet_history and self.quiet_history[0] < t - HISTORY_S:
-            self.quiet_history.popleft()
-        while self.change_history and self.change_history[0][0] < t - HISTORY_S:
-            self.change_history.popleft()
+        while self.pile_record and self.pile_record[0][0] < t - HISTORY_S:
+            self.pile_record.popleft()
 
     def _quiet_after(self, start: float, end: float) -> bool:
         """Did the pile lie in view, no hand over it, nothing moving and nothing new on it, for
@@ -559,8 +556,8 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         bystander's hand beside the player's for a quarter second, then the pile in full view
         for a second, written as a hidden card when the next card came)."""
         run_start = previous = None
-        for t in self.quiet_history:
-            if not start < t < end:
+        for t, _, quiet in self.pile_record:
+            if not quiet or not start < t < end:
                 continue
             if previous is None or t - previous > QUIET_GAP_S:
                 run_start = t
@@ -574,7 +571,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         differ from the reference by STOP_MIN_CHANGED_CARDS of a card or more (the card and
         the hand) in the STOP_LOOK_S from it? (Webcam game 503, 36.9 s: a bystander's
         fingertip at the pile's edge, 0.1 of a card, written as a hidden card.)"""
-        most = max((count for t, count in self.change_history
+        most = max((count for t, count, _ in self.pile_record
                     if start <= t <= start + STOP_LOOK_S), default=None)
         return most is None or most >= STOP_MIN_CHANGED_CARDS * self.card_area
 
