@@ -183,8 +183,9 @@ class Game(MissedObservations):
         self.owed_penalties: list[int] = [0] * players
         self.on_bruno: set[int] = set()
         """Seats that said "Bruno" (one card left) and have not played or drawn since."""
-        self.bruno_drawers: set[int] = set()
-        """Seats that took the silent Bruno draw (B6), until they play or their next turn."""
+        self.bruno_drawers: dict[int, int] = {}
+        """Seats that took the silent Bruno draw (B6), until they play or their next turn, with
+        how many cards of it they have taken."""
         self.obligations: list[KnockObligation] = []
         self.free_knocks: list[float] = []
         self.early_color: ColorNamed | None = None
@@ -440,7 +441,7 @@ class Game(MissedObservations):
         card, seat, t = event.card, event.seat, event.t
         if seat is not None:
             self.on_bruno.discard(seat)
-            self.bruno_drawers.discard(seat)
+            self.bruno_drawers.pop(seat, None)
         if sure and seat is not None:
             self._take_back_unseen(seat, card, t, out)
         doubt = self.state.direction_doubt
@@ -540,10 +541,18 @@ class Game(MissedObservations):
         taken = min(remaining, self.owed_penalties[seat])
         self.owed_penalties[seat] -= taken
         remaining -= taken
+        drawn_on_bruno = self.bruno_drawers.get(seat)
         if seat in self.on_bruno:
             self.on_bruno.discard(seat)
             if remaining:  # the silent Bruno draw, not cards a draw card or a penalty cost
-                self.bruno_drawers.add(seat)
+                self.bruno_drawers[seat] = remaining
+        elif drawn_on_bruno is not None and remaining:
+            if drawn_on_bruno >= self.rules.bruno_draw_count:
+                # Its silent draw was whole: a card beyond it is a later turn's, even when the
+                # referee did not see that turn begin (an unseen seat's card left it unsure).
+                del self.bruno_drawers[seat]
+            else:
+                self.bruno_drawers[seat] = drawn_on_bruno + remaining
         if seat == s.turn:
             if not debt_unknown:  # (cards it may owe are no silent Bruno draw)
                 s.drawn_this_turn += remaining
@@ -696,7 +705,7 @@ class Game(MissedObservations):
             # B6: on Bruno the draw is silent; saying "pass" costs a penalty.
             self._penalise(t, "wrong_call", speaker, None, "P1",
                            say.said_pass_on_bruno(speaker), out)
-            self.bruno_drawers.discard(speaker)
+            self.bruno_drawers.pop(speaker, None)
         if seat is not None and seat != turn:
             self._acts_in_turn(seat, t, out)  # perhaps the turn came to it unseen
             turn = self.state.turn
@@ -735,7 +744,7 @@ class Game(MissedObservations):
         s = self.state
         s.turn_if_reversed = None if came_from is None else (came_from - s.direction) % self.players
         s.victim_if_reversed = None
-        self.bruno_drawers.discard(seat)
+        self.bruno_drawers.pop(seat, None)
         if seat == s.streak_seat:
             # A seat whose turn comes round again (two players, a skip) starts a fresh turn.
             s.streak_seat, s.streak_cards = None, ()

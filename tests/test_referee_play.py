@@ -169,6 +169,23 @@ def test_a_player_who_said_bruno_and_later_drew_may_pass_normally_on_a_later_tur
     assert turns(rulings)[-1] == 2
 
 
+def test_a_later_turn_that_began_unseen_ends_the_silent_bruno_draw():
+    # An instick from a seat the camera did not see leaves whose turn it is unknown; seat 2's
+    # card after its whole three-card Bruno draw is a later turn's, so it may say "pass".
+    rulings = referee(card(1, "r_5", 0), card(2, "r_6", 1), call(2.5, "bruno", 2),
+                      draw(3, 2, count=3), card(4, "r_7", 3), draw(5, 4), call(5.5, "pass", 4),
+                      card(6, "r_draw_2", 5), card(6.4, "r_draw_2", None), knock(6.5),
+                      draw(7, 0, count=2), draw(8, 1, count=2), draw(9, 2), call(10, "pass", 2),
+                      players=6)
+    assert penalties(rulings) == []
+
+
+def test_a_pass_within_the_silent_bruno_draw_is_still_a_wrong_call():
+    rulings = referee(card(1, "r_5", 0), call(1.5, "bruno", 1), draw(2, 1), draw(2.5, 1),
+                      call(3, "pass", 1))
+    assert penalties(rulings) == [("wrong_call", 1)]
+
+
 def test_a_colour_named_just_before_the_wild_comes_to_rest_counts_for_it():
     rulings = referee(card(1, "r_5", 0), color(1.8, "b"), card(2, "wild", 1), card(3, "g_3", 2))
     assert penalties(rulings) == [("illegal_card", 2)]
