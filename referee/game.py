@@ -521,6 +521,13 @@ class Game(MissedObservations):
         seat, s = event.seat, self.state
         if seat is None or not s.in_round:
             return
+        if s.may_owe is not None and s.may_owe[0] is None and s.top_seat is None \
+                and s.top is not None and s.top.draw_count \
+                and event.count > s.owed_draws[seat] + self.owed_penalties[seat]:
+            # The first seat to take more than it owes after an unseen seat's instick on a
+            # draw card is that card's victim: its draws no longer hide anyone's turn.
+            s.may_owe = None
+            self._owe_draw(seat, s.top.draw_count, event.t, out)
         last_victim = s.victim_if_reversed[0] if s.victim_if_reversed else None
         debt_unknown = s.may_owe is not None and s.may_owe[0] in (None, seat)
         if seat != s.turn and seat != last_victim and not debt_unknown \

@@ -6,7 +6,7 @@ from referee.eventlog import GameSetup
 from referee.events import parse_event
 from referee.session import replay
 
-from scenario_helpers import card, infos, knock, penalties, referee, turns
+from scenario_helpers import call, card, draw, infos, knock, penalties, referee, turns
 
 
 def test_an_unseen_instick_is_still_an_instick_and_its_missing_knock_has_no_named_offender():
@@ -45,6 +45,20 @@ def test_after_an_unseen_instick_the_next_card_sets_the_turn_without_out_of_turn
                       card(4, "y_2", 3), card(5, "y_3", 0))
     assert penalties(rulings) == []
     assert turns(rulings)[-1] == 1
+
+
+def test_the_first_seat_to_take_more_than_it_owes_after_an_unseen_draw_instick_is_its_victim():
+    # Seat 1 (unseen) insticks its own draw two: seat 2 takes four. Once it is known who paid
+    # that debt, the silent Bruno draws of seats 0 and 1 move the turn on as they should.
+    rulings = referee(card(1, "r_5", 0), call(1.2, "bruno", 0), call(1.3, "bruno", 1),
+                      card(2, "r_draw_2", 1), card(2.4, "r_draw_2", None), knock(2.5),
+                      *(draw(3 + k / 2, 2) for k in range(4)), card(5, "r_6", 3),
+                      *(draw(6 + k / 2, 0) for k in range(3)),
+                      *(draw(7.5 + k / 2, 1) for k in range(3)),
+                      card(9, "r_3", 2), card(10, "r_4", 3))
+    assert penalties(rulings) == []
+    assert [(r["seat"], r["count"]) for r in infos(rulings, "draw_due")] == [(2, 2), (2, 2)]
+    assert turns(rulings)[-3:] == [2, 3, 0]
 
 
 def test_a_low_confidence_reading_is_never_the_reason_for_an_illegal_card():
