@@ -202,3 +202,40 @@ def test_a_jump_in_laid_before_the_pile_showed_the_card_under_it_leaves_both_pla
     assert [(c["card"], c["seat"]) for c in cards] == [("r_5", 1), ("r_5", 3)]
     assert abs(cards[0]["t"] - 1.0) <= 0.1
     assert cards[0]["confidence"] < RuleSet().min_card_confidence <= cards[1]["confidence"]
+
+
+def test_a_card_laid_on_its_twin_is_the_largest_piece_of_the_change_when_it_reads_as_the_twin():
+    # Webcam game 495, 31.1 s: a yellow 9 laid a little aside on the yellow 9 on top changes
+    # only where it does not cover its twin (a card with a bite out of it), and a sliver the
+    # hand left apart from it bent the whole change's shape: no card, and 2 s later it was
+    # taken into the reference as something that is no card.
+    from vision.frames import Frame
+    from vision.pile_watcher import LEFTOVER_MAX_CARDS, PIECE_STILL_FRAMES
+
+    shown = ["y_9"]
+    pile = PileWatcher((0, 0, 65, 65), CARD_H,
+                       read_card=lambda crop, t: CardReading(shown[0], 0.99))
+    twin = card_mask((38, 36), 0)
+    pile.played.append(PlayedCard("y_9", 1, 30.5, twin, np.zeros((65, 65, 3), np.float32)))
+    full = np.zeros((260, 260, 3), np.uint8)
+    pile.recent_frames.append(Frame(33.1, 993, (260, 260), lambda: full[::4, ::4], lambda: full))
+    bitten = card_mask((30, 32), 0)
+    bitten[38:48, 30:41] = False  # where it lies on its twin's same-coloured field
+    sliver = np.zeros((65, 65), bool)
+    sliver[2:10, 56:62] = True  # what the hand left apart from it: 0.07 of a card
+    changed = bitten | sliver
+    pile.still_frames = np.where(changed, PIECE_STILL_FRAMES, 0)
+    assert pile._card_patch(changed) is None  # the whole change is no card
+    piece = pile._largest_piece(changed, changed)
+    assert piece is not None and not (piece & sliver).any()
+    assert (piece & bitten).sum() == bitten.sum()
+    shown[0] = "y_6"  # another card's first piece, while a hand still uncovers the rest
+    assert pile._largest_piece(changed, changed) is None
+    shown[0] = "y_9"
+    pile.still_frames = np.where(changed, PIECE_STILL_FRAMES - 1, 0)  # still settling
+    assert pile._largest_piece(changed, changed) is None
+    pile.still_frames = np.where(changed, PIECE_STILL_FRAMES, 0)
+    blob = np.zeros((65, 65), bool)
+    blob[2:20, 2:14] = True  # more than LEFTOVER_MAX_CARDS apart: not a sliver
+    assert blob.sum() > LEFTOVER_MAX_CARDS * pile.card_area
+    assert pile._largest_piece(changed | blob, changed | blob) is None

@@ -173,6 +173,14 @@ MOVED_LATELY_FRAMES = 2
 moment ago have not been still for STABLE_FRAMES yet, but they are not moving: the card is
 confirmed at once, before a jump-in's hand comes over it."""
 
+LEFTOVER_MAX_CARDS = 0.25
+"""A card patch may be the largest piece of what changed when the other pieces together are at
+most this many card areas (half the least card patch): specks and slivers a hand left."""
+
+PIECE_STILL_FRAMES = 15
+"""... and all that changed has lain still this many frames (0.5 s at 30 fps): a card still
+being uncovered shows in pieces too."""
+
 MIN_PART_CARDS = 0.04
 """Changed specks smaller than this many card areas (compression noise, a crumb) are left out
 of the patch, or they would bend its shape."""
@@ -587,7 +595,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
     def _confirm(self, t: float, crop: np.ndarray, changed: np.ndarray, hand_over: bool
                  ) -> list[Event]:
         resting = changed & (self.still_frames >= STABLE_FRAMES)
-        hull = self._card_patch(resting)
+        hull, leftover = self._card_patch(resting), None
         if hull is None and resting.any():
             # Something older may still differ next to it (what the last hand left, a card
             # not yet confirmed under a jump-in): try the pixels that came to rest lately,
@@ -603,6 +611,9 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
                 hull = self._crossed_pair(resting)
             if hull is None and not hand_over:
                 hull = self._fan_past_edge(crop, resting)  # a fan that reaches past the region
+            if hull is None and not hand_over:
+                hull = self._largest_piece(resting, changed)
+                leftover = None if hull is None else resting & ~hull
         if hull is None or \
                 (self.still_frames[hull] < MOVED_LATELY_FRAMES).mean() > MAX_MOVING_IN_CARD:
             return []
@@ -632,10 +643,14 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         seat, seat_share = self._seat(hull, rest_t)
         last = self.played[-1] if self.played else None
         if last is not None and self._adjusts(last, hull, seat, rest_t, crop):
+            if leftover is not None:
+                return []  # only part of what changed: the last card is not moved there
             self._adopt(crop, hull | last.hull)
             last.hull = hull
             self.came_to_rest = hull
             return []
+        if leftover is not None:
+            self._adopt(crop, leftover)  # the specks beside the new card: what hands left
         settled = self._settle_waiting(rest_t)  # the card before is read now, or never
         self.hand_left = False
         played = PlayedCard(None, seat, rest_t, hull, self.reference.copy(), seat_share)
@@ -920,6 +935,32 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         if inside[hull].mean() < MIN_CHANGED_IN_HULL:
             return None
         return hull
+
+    def _largest_piece(self, resting: np.ndarray, changed: np.ndarray) -> np.ndarray | None:
+        """The largest piece of the still, changed pixels, when it is card-shaped on its own
+        and all that changed has lain still for PIECE_STILL_FRAMES. A card laid on its twin, a
+        little aside, changes only where it does not lie over the twin (a card with a bite out
+        of it); a strip the hand left elsewhere would bend the whole patch's shape (webcam game
+        495, 31.1 s: a jump-in on a yellow 9 never seen). So the piece must read as the last
+        card: any other card's first piece, while a hand still uncovers it, is no card's whole
+        place (462, 56.2 s: a yellow 3 read y_6 from its piece, then whole)."""
+        unsettled = changed & (self.still_frames < PIECE_STILL_FRAMES)
+        if unsettled.sum() > MIN_PART_CARDS * self.card_area:
+            return None
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(
+            resting.astype(np.uint8), connectivity=8)
+        if count < 3:
+            return None  # one piece: the whole patch was looked at already
+        largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        rest = int(stats[1:, cv2.CC_STAT_AREA].sum() - stats[largest, cv2.CC_STAT_AREA])
+        last = self.played[-1] if self.played else None
+        if rest > LEFTOVER_MAX_CARDS * self.card_area or last is None or last.card is None:
+            return None
+        piece = self._card_patch(labels == largest)
+        if piece is None:
+            return None
+        reading = self._read(piece, [self.recent_frames[-1]])
+        return piece if reading is not None and reading.card == last.card else None
 
     def _crossed_pair(self, resting: np.ndarray) -> np.ndarray | None:
         """Two cards crossed, at rest (the patch's convex hull), or None: a patch too square
