@@ -43,6 +43,9 @@ LEFT_WITHIN_S = 0.2
 """The hand hid the card when it left it at most this long before the card was seen at rest
 (the card shows whole from the frame the hand is off it)."""
 
+FRAME_GAP_S = 0.1
+"""Frames further apart than this (three at 30 fps) are not one after the other."""
+
 MAX_BACK_S = 1.5
 """The card is backdated by at most this much (a hand resting longer is taken in by the arm
 tracker's background and seen no more)."""
@@ -57,8 +60,9 @@ def landed_at(arm_history: Iterable[tuple[float, list[Arm]]],
     last stop `seat`'s arm tip made on the card's place before then (at least MIN_STILL_S
     long, ending at most LEFT_WITHIN_S before `rest_t`). Otherwise `rest_t`: a hand that stops,
     lays its card in view and stays, or nudges it and stays, was seen as the card came to rest.
-    Never earlier than `not_before` (the card before it). The arm that hid the card may be the
-    hand that laid it, leaving, or another one lying over the pile."""
+    Never earlier than `not_before` (the card before it); a stop that began before then laid
+    this card somewhere in it, not as it began, so then `rest_t` too. The arm that hid the card
+    may be the hand that laid it, leaving, or another one lying over the pile."""
     xs, ys = points
     if seat is None or len(xs) == 0:
         return rest_t
@@ -93,6 +97,10 @@ def landed_at(arm_history: Iterable[tuple[float, list[Arm]]],
             start = t
         if end - start < MIN_STILL_S:
             continue
+        if start == tips[0][0] and tips[0][0] - not_before <= FRAME_GAP_S:
+            # The hand stopped there before the card before it landed (a jump-in's hand held
+            # over the pile, waiting): it laid its card later in the stop, not as it began.
+            return rest_t
         # The last stop before the card was seen at rest; unless the hand stopped elsewhere
         # on it after (it nudged the card, which came to rest then), or seemed to: another
         # arm left the card just then, and the tracker drew this one's outline anew.
