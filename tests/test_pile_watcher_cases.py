@@ -429,3 +429,31 @@ def test_a_stop_that_changed_the_pile_by_less_than_a_card_laid_no_hidden_card():
     assert not watcher._stop_laid(frames[4] + 0.01)  # after it: too little again
     # With no record of the pile then (the record is the last 3 s) it may have.
     assert watcher._stop_laid(30.0)
+
+
+def test_a_patch_over_the_waiting_cards_place_sooner_than_anyone_reacts_is_that_card():
+    # Webcam game 462, 51.7 s: a red 6 confirmed at 51.57 s while still coming to rest, then
+    # again 0.16 s later over all of its place, named for an arm beside it: written twice.
+    import numpy as np
+
+    from vision.pile_cards import PlayedCard
+    from vision.pile_same_hand import REACTION_S
+    from vision.pile_watcher import PileWatcher, _WaitingRead
+
+    watcher = PileWatcher((0, 0, 40, 40), 10.0, lambda crop, t: None)  # a card: 10 x 6.7
+    place = np.zeros((40, 40), bool)
+    place[10:20, 10:17] = True
+    last = PlayedCard(None, 0, 51.57, place, np.zeros((40, 40, 3), np.float32))
+    watcher.played.append(last)
+    watcher.waiting = _WaitingRead(last, 51.7, [])
+    watcher.history.append((51.87, np.zeros((40, 40, 3), np.float32)))
+    whole = np.zeros((40, 40), bool)
+    whole[9:21, 9:18] = True  # all of its place, and a little more
+    crop = np.zeros((40, 40, 3), np.float32)
+    assert watcher._adjusts(last, whole, 2, 51.73, crop)
+    # Another seat's card laid on it after a reaction's time is a jump-in.
+    assert not watcher._adjusts(last, whole, 2, 51.57 + REACTION_S + 0.1, crop)
+    # So is one that leaves part of its place showing.
+    beside = np.zeros((40, 40), bool)
+    beside[13:25, 12:20] = True
+    assert not watcher._adjusts(last, beside, 2, 51.73, crop)

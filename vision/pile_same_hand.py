@@ -54,6 +54,10 @@ the card been seen without it, is that card still coming to rest. A hand laying 
 the other lets go of each before the next, which takes longer; cards fanned out in one motion
 closer together than this come out as one (a known limit, vision/TABLE.md)."""
 
+REACTION_S = 0.2
+"""Nobody jumps in on a card sooner than this after it came to rest: seeing it and laying its
+twin takes longer (the rendered jump-ins come 0.3 s and more apart, as at a real table)."""
+
 SAME_REST_S = 0.07
 """A patch that came to rest within this of the last card (two frames at 30 fps) is more of
 that card, not another one."""
@@ -118,6 +122,13 @@ class SameHandCards:
             return False
         if gap <= SAME_REST_S:
             return True  # the rest of the same card, uncovered when the hand went
+        if gap < REACTION_S and seat != last.seat and self._unseen(last) and \
+                share_inside(last.hull, hull) >= RELIT_SAME_PLACE:
+            # Nobody lays a card on one that came to rest this soon: a patch over all of the
+            # waiting card's place is that card still coming to rest, whatever arm the tracker
+            # names (webcam game 462, 51.7 s: a red 6 written twice, 0.16 s apart, the second
+            # time as the seat of an arm beside it).
+            return True
         if self._relit_waiting(last, hull, seat):
             return True
         if self._uncovered_by_bystander(last, hull, seat):
