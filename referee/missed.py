@@ -53,6 +53,13 @@ class MissedObservations:
         if so the turn is moved (to `seat`, or past it when it takes what that card made it
         owe)."""
         s = self.state
+        if drawing and self.rules.follow_the_table and s.direction_doubt \
+                and s.victim_if_reversed is not None and seat == s.victim_if_reversed[1]:
+            # The seat the last draw card made owe had play gone the other way round takes
+            # cards: the reverse the referee doubted counted (before a missed pass is assumed:
+            # that seat may also be the turn holder's next).
+            self._turn_the_other_way(t, out)
+            return True
         if self._implied_pass_by(seat, t, out, calls_pass=not drawing):
             return True
         if s.turn is None or not s.turn_sure:

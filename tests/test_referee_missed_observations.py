@@ -5,7 +5,18 @@ import pytest
 
 from referee.rules import RuleSet
 
-from scenario_helpers import call, card, draw, infos, knock, penalties, referee, removed, turns
+from scenario_helpers import (
+    call,
+    card,
+    color,
+    draw,
+    infos,
+    knock,
+    penalties,
+    referee,
+    removed,
+    turns,
+)
 
 
 def penalty_rulings(rulings):
@@ -165,6 +176,21 @@ def test_a_reverse_out_of_turn_from_the_next_seat_then_the_table_goes_the_other_
     assert penalties(rulings) == [("out_of_turn", 2)]
     assert turns(rulings)[-1] == 2
     assert any("other way round" in r["message"] for r in infos(rulings, "turn"))
+
+
+def test_the_victim_the_other_way_round_taking_its_cards_shows_the_reverse_counted():
+    # Seat 3 drew and passed unseen; seat 2's reverse was a play. Seat 3, the turn holder
+    # either way, plays a wild draw four: seat 0 takes the four, which only the reverse
+    # explains. (Taken for seat 0's own turn, three sure penalties followed: simulated round
+    # 438 with a whole turn left out.)
+    rulings = referee(card(1, "y_5", 0), card(2, "y_reverse", 1), card(3, "y_6", 0),
+                      card(5, "y_reverse", 2), draw(6, 3), card(7, "wild_draw_4", 3),
+                      color(7.2, "b"), *(draw(8 + k / 2, 0) for k in range(4)),
+                      card(11, "b_draw_2", 1), draw(12, 2), draw(12.5, 2), draw(13, 3),
+                      card(14, "b_5", 3), card(15, "b_7", 0), card(16, "b_8", 1))
+    assert penalties(rulings) == [("out_of_turn", 2)]
+    assert [(r["seat"], r["count"]) for r in infos(rulings, "draw_due")][-1] == (2, 2)
+    assert turns(rulings)[-1] == 2
 
 
 def test_after_a_reverse_out_of_turn_play_going_on_as_p4_says_is_no_penalty_either():
