@@ -43,9 +43,6 @@ LEFT_WITHIN_S = 0.2
 """The hand hid the card when it left it at most this long before the card was seen at rest
 (the card shows whole from the frame the hand is off it)."""
 
-FRAME_GAP_S = 0.1
-"""Frames further apart than this (three at 30 fps) are not one after the other."""
-
 MAX_BACK_S = 1.5
 """The card is backdated by at most this much (a hand resting longer is taken in by the arm
 tracker's background and seen no more)."""
@@ -97,7 +94,7 @@ def landed_at(arm_history: Iterable[tuple[float, list[Arm]]],
             start = t
         if end - start < MIN_STILL_S:
             continue
-        if start == tips[0][0] and tips[0][0] - not_before <= FRAME_GAP_S:
+        if start == tips[0][0] and tips[0][0] - not_before <= HISTORY_STEP_S:
             # The hand stopped there before the card before it landed (a jump-in's hand held
             # over the pile, waiting): it laid its card later in the stop, not as it began.
             return rest_t
@@ -189,8 +186,10 @@ this long before that card landed: a stop that lasts until then is the laying ha
 under another seat's name (an arm split in two), or a hand held over the pile."""
 
 HISTORY_STEP_S = 0.1
-"""Who was on a card's place when the card before it landed is read from the last frame at
-most this long before that landing (there is one at 10 frames a second or more)."""
+"""The arm record has a frame at least this often (10 frames a second or more): who was on a
+card's place when the card before it landed is read from the last frame at most this long
+before that landing, and a stop whose first frame kept comes within this of it was there
+then already (`landed_at`)."""
 
 TWIN_S = 0.15
 """Two seats' stops on one place that began within this of each other are one arm seen as two
