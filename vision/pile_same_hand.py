@@ -91,15 +91,17 @@ BYSTANDER_MIN_FRAMES = 5
 
 RELIT_WINDOW_S = 1.0
 """A patch confirmed this soon after the whole picture's light jumped may be the jump
-(the pile watcher's LIGHT_STEP_WINDOW_S) ..."""
+(the pile watcher's LIGHT_STEP_WINDOW_S), when it lies on the waiting card's place
+(WAITING_PLACE_SHARE) and is no bigger than RELIT_MAX_CARDS."""
 
-RELIT_SAME_PLACE = 0.9
-"""... when this much of it lies in the waiting card's place, or of that place in it (the
-place was taken with the hand over the card: webcam game 491, 5.5 s, 1.44 cards, the patch
-0.92 of a card and 0.99 inside it) ..."""
+WAITING_PLACE_SHARE = 0.9
+"""A patch lies on the waiting card's place when this much of it lies in that place, or of
+that place in it (the place was taken with the hand over the card: webcam game 491, 5.5 s,
+1.44 cards, the patch 0.92 of a card and 0.99 inside it). Asked after a jump of the light
+(RELIT_WINDOW_S) and sooner than anyone reacts (REACTION_S)."""
 
 RELIT_MAX_CARDS = 1.5
-"""... and it is no bigger than this many cards."""
+"""The most card areas a patch taken for the waiting card after a jump of the light covers."""
 
 IDENTICAL_AGAIN_S = 0.6
 """A patch by the same seat over its last card, this long after it or more, that reads surely
@@ -123,7 +125,7 @@ class SameHandCards:
         if gap <= SAME_REST_S:
             return True  # the rest of the same card, uncovered when the hand went
         if gap < REACTION_S and seat != last.seat and self._unseen(last) and \
-                share_inside(last.hull, hull) >= RELIT_SAME_PLACE:
+                share_inside(last.hull, hull) >= WAITING_PLACE_SHARE:
             # Nobody lays a card on one that came to rest this soon: a patch over all of the
             # waiting card's place is that card still coming to rest, whatever arm the tracker
             # names (webcam game 462, 51.7 s: a red 6 written twice, 0.16 s apart, the second
@@ -176,7 +178,7 @@ class SameHandCards:
             now is not None and waiting.confirmed_t < step and \
             now - step <= RELIT_WINDOW_S and seat in (None, last.seat) and \
             hull.sum() <= RELIT_MAX_CARDS * self.card_area and \
-            max(share_inside(hull, last.hull), share_inside(last.hull, hull)) >= RELIT_SAME_PLACE
+            max(share_inside(hull, last.hull), share_inside(last.hull, hull)) >= WAITING_PLACE_SHARE
 
     def _uncovered_by_bystander(self, last: PlayedCard, hull: np.ndarray, seat: int | None
                                 ) -> bool:
