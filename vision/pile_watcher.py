@@ -944,6 +944,9 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         495, 31.1 s: a jump-in on a yellow 9 never seen). So the piece must read as the last
         card: any other card's first piece, while a hand still uncovers it, is no card's whole
         place (462, 56.2 s: a yellow 3 read y_6 from its piece, then whole)."""
+        last = self.played[-1] if self.played else None
+        if last is None or last.card is None:
+            return None  # no read card to be the twin of
         unsettled = changed & (self.still_frames < PIECE_STILL_FRAMES)
         if unsettled.sum() > MIN_PART_CARDS * self.card_area:
             return None
@@ -953,8 +956,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
             return None  # one piece: the whole patch was looked at already
         largest = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
         rest = int(stats[1:, cv2.CC_STAT_AREA].sum() - stats[largest, cv2.CC_STAT_AREA])
-        last = self.played[-1] if self.played else None
-        if rest > LEFTOVER_MAX_CARDS * self.card_area or last is None or last.card is None:
+        if rest > LEFTOVER_MAX_CARDS * self.card_area:
             return None
         piece = self._card_patch(labels == largest)
         if piece is None:
