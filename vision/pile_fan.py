@@ -33,6 +33,7 @@ from __future__ import annotations
 import inspect
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -179,39 +180,70 @@ def _line_kernel(offset: np.ndarray, direction: np.ndarray, length: float, size:
     return kernel / max(float(kernel.sum()), 1.0)
 
 
+@lru_cache(maxsize=1024)
+def _rectangle_at(card_long: float, angle: int) -> tuple[int, np.ndarray, tuple]:
+    """What `top_card` looks for at one angle: the kernel size, the card's rectangle about the
+    kernel's centre (its weights adding up to 1), and each side's pixels as offsets (dy, dx)
+    from the rectangle's centre, with which of the two edge images of the angle it lies
+    across (0: the angle's, 1: the angle's plus 90 degrees). The same for every patch of one
+    card size, so made once."""
+    size = int(np.ceil(card_long * 1.3)) | 1
+    a = math.radians(angle)
+    u = np.array([math.cos(a), math.sin(a)])
+    v = np.array([-math.sin(a), math.cos(a)])
+    rect = CardRect(((size - 1) / 2, (size - 1) / 2), angle, card_long)
+    box = rect.mask((size, size)).astype(np.float32)
+    centre = size // 2
+    sides = []
+    for offset, along, across, length in (
+            (u * card_long / 2, v, 0, card_long * 2 / 3),
+            (-u * card_long / 2, v, 0, card_long * 2 / 3),
+            (v * card_long / 3, u, 1, card_long),
+            (-v * card_long / 3, u, 1, card_long)):
+        ys, xs = np.nonzero(_line_kernel(offset, along, length * SIDE_INSET, size))
+        sides.append((across, ys - centre, xs - centre))
+    return size, box / box.sum(), tuple(sides)
+
+
 def top_card(crop: np.ndarray, patch: np.ndarray, card_long: float,
              grads: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[float, CardRect]:
     """(score, rectangle) of the card-sized rectangle mostly inside `patch` whose weakest side
-    lies on the strongest edge: the card nothing covers."""
+    lies on the strongest edge: the card nothing covers.
+
+    A side's strength is the mean edge strength across it over its pixels. It is taken only
+    at the centres where the rectangle lies IN_PATCH_MIN inside the patch (a few hundred of
+    the crop's thousands), not filtered over the whole crop: the same rectangles, four to five
+    times faster on the webcam games (142 patches of 461-463: 8.2 s -> 2.2 s), where this
+    search was the largest cost of a review."""
     gx, gy = grads if grads is not None else gradients(crop)
-    size = int(np.ceil(card_long * 1.3)) | 1
     patch_f = patch.astype(np.float32)
+    edges: dict[int, np.ndarray] = {}
+
+    def across(normal_deg: int, pad: int) -> np.ndarray:
+        # An angle's "plus 90" edge image is another angle's own: made once.
+        if normal_deg not in edges:
+            edges[normal_deg] = np.pad(_across(gx, gy, normal_deg), pad)
+        return edges[normal_deg]
 
     best = (-1.0, CardRect((0.0, 0.0), 0.0, card_long))
     for angle in range(0, 180, ANGLE_STEP_DEG):
-        a = math.radians(angle)
-        u = np.array([math.cos(a), math.sin(a)])
-        v = np.array([-math.sin(a), math.cos(a)])
-        rect = CardRect(((size - 1) / 2, (size - 1) / 2), angle, card_long)
-        box = rect.mask((size, size)).astype(np.float32)
-        inside = cv2.filter2D(patch_f, -1, box / box.sum(), borderType=cv2.BORDER_CONSTANT)
-        across_u, across_v = _across(gx, gy, angle), _across(gx, gy, angle + 90)
-        sides = []
-        for offset, along, across, length in (
-                (u * card_long / 2, v, across_u, card_long * 2 / 3),
-                (-u * card_long / 2, v, across_u, card_long * 2 / 3),
-                (v * card_long / 3, u, across_v, card_long),
-                (-v * card_long / 3, u, across_v, card_long)):
-            kernel = _line_kernel(offset, along, length * SIDE_INSET, size)
-            side = cv2.filter2D(across, -1, kernel, borderType=cv2.BORDER_CONSTANT)
-            sides.append(side)
+        size, box, sides = _rectangle_at(card_long, angle)
+        inside = cv2.filter2D(patch_f, -1, box, borderType=cv2.BORDER_CONSTANT)
+        ys, xs = np.nonzero(inside >= IN_PATCH_MIN)
+        if len(ys) == 0:
+            continue
+        pad = size // 2  # the crop's edge: what lies past it counts as no edge
+        images = (across(angle, pad), across(angle + 90, pad))
+        score = None
         # All four sides (scoring the second weakest instead, as a side over the white border
         # of the card under it shows little edge, put 18 of 39 plays right on seeds 1-3, 20).
-        score = np.min(np.stack(sides), axis=0)
-        score[inside < IN_PATCH_MIN] = -1.0
-        y, x = np.unravel_index(int(score.argmax()), score.shape)
-        if score[y, x] > best[0]:
-            best = (float(score[y, x]), CardRect((float(x), float(y)), float(angle), card_long))
+        for which, dy, dx in sides:
+            side = images[which][ys[:, None] + (dy + pad), xs[:, None] + (dx + pad)].mean(axis=1)
+            score = side if score is None else np.minimum(score, side)
+        i = int(score.argmax())
+        if score[i] > best[0]:
+            best = (float(score[i]), CardRect((float(xs[i]), float(ys[i])), float(angle),
+                                              card_long))
     return best
 
 
