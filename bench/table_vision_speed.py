@@ -11,10 +11,11 @@ thread), for
 and what making the 320x180 analysis copy of a camera's image costs (a video source makes it
 from the decoder's planes; either is made only for a frame that is watched). Then the
 throughput of a whole review (decoding, vision and the knock detector over the sound track)
-of a rendered 27 s game, in multiples of real time. Then both again for the webcam family
-(`synth.webcam`, a 1280x720 tilted camera with its casts, glare and blur): its frames are
-watched in the table plane, so each watched frame is warped first. Footage is rendered by
-`synth.footage` (seeded): no data files.
+of a rendered 27 s game, in multiples of real time, and how fast that file decodes alone
+(the floor under a review: a file of a high bitrate cannot be reviewed faster). Then both
+again for the webcam family (`synth.webcam`, a 1280x720 tilted camera with its casts, glare
+and blur): its frames are watched in the table plane, so each watched frame is warped first.
+Footage is rendered by `synth.footage` (seeded): no data files.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from bench.review_speed import decoding_alone_s
 from bruno.review.footage import review_video
 from calibration.layout import TableLayout
 from evaluation.knock_data import real_knock_excerpts
@@ -97,7 +99,7 @@ def per_frame(reader_name: str, webcam: bool = False) -> dict[str, list[float]]:
 
 def review_speed(cache: Path, webcam: bool = False) -> tuple[float, float, float]:
     scenario = random_scenario(5, players=4, plays=10)
-    video = cache / ("bench_review_webcam.mp4" if webcam else "bench_review.mp4")
+    video = review_video_path(cache, webcam)
     if not video.exists():  # rendered under another name first: a run cut short leaves none
         part = video.with_name(f"part_{video.name}")
         render_footage(scenario, part, knock_sounds=real_knock_excerpts(48_000),
@@ -109,6 +111,10 @@ def review_speed(cache: Path, webcam: bool = False) -> tuple[float, float, float
     result = review_video(video, camera, TruthReader(truth))
     elapsed = time.perf_counter() - started
     return result.duration_s / elapsed, elapsed, result.duration_s
+
+
+def review_video_path(cache: Path, webcam: bool) -> Path:
+    return cache / ("bench_review_webcam.mp4" if webcam else "bench_review.mp4")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -135,6 +141,11 @@ def main(argv: list[str] | None = None) -> None:
         speed, elapsed, seconds = review_speed(args.cache, webcam)
         print(f"  review (decode + vision + knocks, events only) of a {seconds:.0f} s 1280x720 "
               f"game: {speed:.1f}x real time ({elapsed:.1f} s)")
+        # The floor under the review: how fast this file decodes at all (its bitrate decides).
+        video = review_video_path(args.cache, webcam)
+        decoding = decoding_alone_s(video)
+        print(f"  decoding that game alone ({video.stat().st_size * 8 / seconds / 1e6:.1f} Mb/s): "
+              f"{seconds / decoding:.1f}x real time ({decoding:.1f} s)")
 
 
 if __name__ == "__main__":
