@@ -137,11 +137,15 @@ def measure_mic(
         )
     weakest_level = min(k.features.floor_db + k.features.strength_db for k in candidates)
     in_quiet = _onsets_in(quiet, floor_db)
-    if any(o.features.floor_db + o.features.strength_db > weakest_level - QUIET_MARGIN_DB
-           for o in in_quiet):
+    loudest_quiet = max((o.features.floor_db + o.features.strength_db for o in in_quiet),
+                        default=-np.inf)
+    if loudest_quiet > weakest_level - QUIET_MARGIN_DB:
+        # Say by how much, so that a player in a noisy room knows that knocking harder helps.
         raise CalibrationError(
-            f"the first {quiet_s:g} s are not quiet: something there is about as loud as the "
-            "knocks; start recording with nobody clapping, knocking or talking, then knock"
+            f"the first {quiet_s:g} s are not quiet: a sound there is "
+            f"{_as_loud(weakest_level - loudest_quiet)} the weakest knock "
+            f"({QUIET_MARGIN_DB:g} dB quieter is needed); start recording with nobody clapping, "
+            "knocking or talking, then knock, harder if the room is noisy"
         )
     features = [k.features for k in candidates]
     knock_verdicts = _verdicts(blocks, candidates, classifier)
@@ -169,6 +173,13 @@ def measure_mic(
     )
     return MicMeasurement(profile=profile, margin_db=weakest,
                           knock_like=_knock_like(candidates, knock_verdicts, profile))
+
+
+def _as_loud(under_db: float) -> str:
+    """How loud a sound is beside a knock `under_db` quieter than it, in words."""
+    if under_db >= 0.5:
+        return f"only {under_db:.0f} dB quieter than"
+    return f"{-under_db:.0f} dB louder than" if under_db <= -0.5 else "as loud as"
 
 
 def _knock_like(knocks: list[HeardKnock], verdicts: list[Verdict] | None,
