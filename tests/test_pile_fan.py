@@ -20,6 +20,7 @@ from vision.pile_fan import (
     _takes_depth,
     fan_region,
     split_fan,
+    top_card,
 )
 from vision.pile_watcher import READ_PAD_CARDS
 
@@ -59,6 +60,26 @@ def test_a_fan_of_two_is_two_cards_in_the_order_laid(steps):
     assert fan is not None and len(fan.cards) == 2
     for found, true in zip(fan.cards, rects, strict=True):  # bottom (laid first) first
         assert math.dist(found.centre, true.centre) <= 0.12 * CARD_LONG
+
+
+@pytest.mark.parametrize("angle", [0.0, 20.0, 75.0, 135.0])
+def test_the_top_card_is_the_rectangle_whose_four_sides_all_show(angle):
+    # Two cards fanned: the one laid last (its outline whole) is found where and as it lies.
+    image, changed, rects = drawn_fan([(0.3, angle + 30.0)], angle=angle)
+    region = fan_region(changed, CARD_LONG ** 2 * 2 / 3)
+    score, found = top_card(image, region, CARD_LONG)
+    top = rects[-1]
+    assert score > 0
+    assert math.dist(found.centre, top.centre) <= 0.1 * CARD_LONG
+    turn = abs((found.angle_deg - top.angle_deg + 90) % 180 - 90)
+    assert turn <= 10  # the search's 3-degree steps, and a side scored over its middle only
+
+
+def test_no_top_card_in_a_patch_smaller_than_a_card():
+    image, changed, _ = drawn_fan([])
+    small = np.zeros(changed.shape, bool)
+    small[20:32, 20:30] = True
+    assert top_card(image, small, CARD_LONG)[0] == -1.0
 
 
 def test_one_card_is_no_fan():
