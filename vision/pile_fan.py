@@ -180,14 +180,19 @@ def _line_kernel(offset: np.ndarray, direction: np.ndarray, length: float, size:
     return kernel / max(float(kernel.sum()), 1.0)
 
 
+def _kernel_size(card_long: float) -> int:
+    """The side of the square that holds a card-sized rectangle at any angle (odd)."""
+    return int(np.ceil(card_long * 1.3)) | 1
+
+
 @lru_cache(maxsize=1024)
-def _rectangle_at(card_long: float, angle: int) -> tuple[int, np.ndarray, tuple]:
-    """What `top_card` looks for at one angle: the kernel size, the card's rectangle about the
-    kernel's centre (its weights adding up to 1), and each side's pixels as offsets (dy, dx)
-    from the rectangle's centre, with which of the two edge images of the angle it lies
-    across (0: the angle's, 1: the angle's plus 90 degrees). The same for every patch of one
-    card size, so made once."""
-    size = int(np.ceil(card_long * 1.3)) | 1
+def _rectangle_at(card_long: float, angle: int) -> tuple[np.ndarray, tuple]:
+    """What `top_card` looks for at one angle: the card's rectangle about the centre of a
+    `_kernel_size` square (its weights adding up to 1), and each side's pixels as offsets
+    (dy, dx) from the rectangle's centre, with which of the two edge images of the angle it
+    lies across (0: the angle's, 1: the angle's plus 90 degrees). The same for every patch of
+    one card size, so made once."""
+    size = _kernel_size(card_long)
     a = math.radians(angle)
     u = np.array([math.cos(a), math.sin(a)])
     v = np.array([-math.sin(a), math.cos(a)])
@@ -202,7 +207,7 @@ def _rectangle_at(card_long: float, angle: int) -> tuple[int, np.ndarray, tuple]
             (-v * card_long / 3, u, 1, card_long)):
         ys, xs = np.nonzero(_line_kernel(offset, along, length * SIDE_INSET, size))
         sides.append((across, ys - centre, xs - centre))
-    return size, box / box.sum(), tuple(sides)
+    return box / box.sum(), tuple(sides)
 
 
 def top_card(crop: np.ndarray, patch: np.ndarray, card_long: float,
@@ -218,9 +223,10 @@ def top_card(crop: np.ndarray, patch: np.ndarray, card_long: float,
     plays (116 patches of seeds 1-3: 8.4 s -> 4.3 s)."""
     gx, gy = grads if grads is not None else gradients(crop)
     patch_f = patch.astype(np.float32)
+    pad = _kernel_size(card_long) // 2  # the crop's edge: what lies past it counts as no edge
     edges: dict[int, np.ndarray] = {}
 
-    def across(normal_deg: int, pad: int) -> np.ndarray:
+    def across(normal_deg: int) -> np.ndarray:
         # An angle's "plus 90" edge image is another angle's own: made once.
         if normal_deg not in edges:
             edges[normal_deg] = np.pad(_across(gx, gy, normal_deg), pad)
@@ -228,13 +234,12 @@ def top_card(crop: np.ndarray, patch: np.ndarray, card_long: float,
 
     best = (-1.0, CardRect((0.0, 0.0), 0.0, card_long))
     for angle in range(0, 180, ANGLE_STEP_DEG):
-        size, box, sides = _rectangle_at(card_long, angle)
+        box, sides = _rectangle_at(card_long, angle)
         inside = cv2.filter2D(patch_f, -1, box, borderType=cv2.BORDER_CONSTANT)
         ys, xs = np.nonzero(inside >= IN_PATCH_MIN)
         if len(ys) == 0:
             continue
-        pad = size // 2  # the crop's edge: what lies past it counts as no edge
-        images = (across(angle, pad), across(angle + 90, pad))
+        images = (across(angle), across(angle + 90))
         score = None
         # All four sides (scoring the second weakest instead, as a side over the white border
         # of the card under it shows little edge, put 18 of 39 plays right on seeds 1-3, 20).
