@@ -177,6 +177,9 @@ class Game(MissedObservations):
             raise ValueError(f"dealer must be a seat 0..{players - 1}, got {dealer}")
         self.players = players
         self.dealer = dealer
+        self.first_dealer = dealer
+        """Who dealt the first round (`dealer` moves on at each round's end): a correction
+        rules the whole history again from here."""
         self.rules = rules if rules is not None else self.default_rules
         self.state = TableState(owed_draws=[0] * players)
         self.scoreboard = Scoreboard(players, highest_wins=self.highest_total_wins)

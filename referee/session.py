@@ -154,7 +154,7 @@ class Session:
         """Rule the amended history with a fresh game up to where this one's clock stands;
         say what changed: penalties withdrawn, new penalties, and whose turn it now is."""
         old = self.game
-        fresh = type(old)(old.players, old.dealer, old.rules)
+        fresh = type(old)(old.players, old.first_dealer, old.rules)
         derived: list[Ruling] = []
         for event in history:
             derived += fresh.observe(event)

@@ -11,7 +11,7 @@ from referee.eventlog import parse_lines
 from referee.events import EventError, parse_event
 from referee.session import replay
 
-from scenario_helpers import card, infos, knock, penalties, referee
+from scenario_helpers import card, infos, knock, penalties, referee, round_end
 
 
 def correct(t: float, **fields) -> dict:
@@ -152,3 +152,15 @@ def test_a_confirmed_penalty_stays_sure_when_the_game_is_ruled_again():
     assert [r["rule"] for r in rulings if r["t"] == 6] == ["corrected", "withdrawn", "color"]
     # The out-of-turn penalty stands, still confirmed: there is nothing left to confirm.
     assert rulings[-1]["message"] == "There is no penalty to confirm."
+
+
+@pytest.mark.parametrize("variant", ["bruno", "uno", "druk"])
+def test_a_correction_in_the_second_round_rules_the_first_with_its_own_dealer(variant):
+    # The dealer moves on at the round's end; ruled again, round one is still seat 0's deal
+    # (with seat 1's deal, seat 1's red 6 would be out of turn).
+    rulings = referee(card(1, "r_5", None), card(2, "r_6", 1), card(3, "r_7", 2),
+                      round_end(4, {0: ["r_1"], 1: ["r_2"], 2: [], 3: ["r_3"]}),
+                      card(5, "g_5", None), card(6, "g_6", 2), correct(7, card="g_7"),
+                      variant=variant)
+    assert penalties(rulings) == []
+    assert infos(rulings, "corrected")[0]["card"] == "g_7"
