@@ -113,6 +113,18 @@ class EventLog:
     events: list[Event]
 
 
+def checked_seats(events: list[Event], players: int) -> list[Event]:
+    """`events`, checked against a table of `players` seats: the game line's count may have
+    been overridden (`--players`), and a seat that is not at the table raises EventError
+    naming the event."""
+    for event in events:
+        try:
+            parse_event(event.to_dict(), players)
+        except EventError as error:
+            raise EventError(f"the {event.kind} at t={event.t:g}: {error}") from None
+    return events
+
+
 def parse_lines(lines: Iterable[str], source: str = "<events>") -> EventLog:
     """Parse a whole log; raise EventLogError '<source> line N: <what is wrong>'."""
     setup: GameSetup | None = None

@@ -83,6 +83,14 @@ def test_a_missing_file_or_a_bad_override_gives_one_line_and_exit_code_2(tmp_pat
         assert len(result.stderr.strip().splitlines()) == 1, result.stderr
 
 
+@pytest.mark.parametrize("log", ["bruno_every_penalty", "uno_every_rule", "druk_game"])
+def test_fewer_players_than_the_log_seats_gives_one_line_naming_the_event(log):
+    result = bruno("replay", "--json", "--players", "2", str(ROOT / "examples" / f"{log}.jsonl"))
+    assert result.returncode == 2 and result.stdout == "" and "Traceback" not in result.stderr
+    line, = result.stderr.strip().splitlines()
+    assert "is not at this table (seats are 0..1)" in line and " at t=" in line
+
+
 @pytest.mark.parametrize(("command", "section"), [
     (("review",), "[camera]"), (("listen",), "[mic]"),
     (("calibrate", "mic"), "[mic]"), (("calibrate", "camera"), "[camera]"),

@@ -12,7 +12,7 @@ from rich.markup import escape
 
 from bruno.errors import UserError
 from bruno.rulings_table import add_ruling_row, counted, penalty_summary, rulings_table
-from referee.eventlog import EventLogError, GameSetup, dumps, read_event_log
+from referee.eventlog import EventLogError, GameSetup, checked_seats, dumps, read_event_log
 from referee.events import EventError
 from referee.rulings import Ruling
 from referee.session import replay as replay_events
@@ -38,7 +38,7 @@ def replay(
         log = read_event_log(events)
         setup = log.setup.with_overrides(variant=variant, players=players, dealer=dealer,
                                          settings=parse_settings(setting or []))
-        rulings = replay_events(setup.new_game(), log.events)
+        rulings = replay_events(setup.new_game(), checked_seats(log.events, setup.players))
     except (EventLogError, EventError) as error:
         raise UserError(str(error)) from None
     if find_variant(setup.variant) is not find_variant(log.setup.variant):

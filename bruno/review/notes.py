@@ -20,8 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from referee.eventlog import EventLogError, GameSetup, read_event_log
-from referee.events import Event, EventError, parse_event
+from referee.eventlog import EventLogError, GameSetup, checked_seats, read_event_log
+from referee.events import Event, EventError
 
 NOTES_SOURCE = "notes"
 """The `source` of an event that came from a notes file."""
@@ -66,10 +66,7 @@ def table_setup(notes: ReviewNotes | None, *, variant: str | None, players: int 
 def checked_events(notes: ReviewNotes, players: int) -> list[Event]:
     """The notes' events, checked against the table finally reviewed (a seat that is not at
     the table, once `--players` overrides the notes, is an error naming the event)."""
-    for event in notes.events:
-        try:
-            parse_event(event.to_dict(), players)
-        except EventError as error:
-            raise NotesError(f"{notes.path}: the {event.kind} at t={event.t:g}: {error}"
-                             ) from None
-    return notes.events
+    try:
+        return checked_seats(notes.events, players)
+    except EventError as error:
+        raise NotesError(f"{notes.path}: {error}") from None
