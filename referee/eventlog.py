@@ -18,7 +18,7 @@ from typing import IO, Any
 
 from referee.events import Event, EventError, parse_event, parse_time
 from referee.game import Game
-from referee.reorder import REORDER_WINDOW_S
+from referee.reorder import REORDER_WINDOW_S, TIME_SLACK_S
 from referee.rules import RuleSet, RuleSetError
 from referee.variants import UnknownVariantError, find_variant
 from referee.words import Words
@@ -144,7 +144,7 @@ def parse_lines(lines: Iterable[str], source: str = "<events>") -> EventLog:
             event = parse_event(data, setup.players)
         except EventError as error:
             raise EventLogError(f"{source} line {number}: {error}") from None
-        if newest_t - event.t > REORDER_WINDOW_S + 1e-9:
+        if newest_t - event.t > REORDER_WINDOW_S + TIME_SLACK_S:
             raise EventLogError(
                 f"{source} line {number}: 't' goes back to {event.t:g} s from {newest_t:g} s "
                 f"(line {newest_line}), more than the {REORDER_WINDOW_S:g} s events may be out "

@@ -12,6 +12,11 @@ REORDER_WINDOW_S = 0.5
 """Events may arrive up to this late relative to the newest one seen (docs/DESIGN.md, One
 pipeline, two clocks)."""
 
+TIME_SLACK_S = 1e-6
+"""Times a float's rounding apart are one time: an event exactly REORDER_WINDOW_S late is in
+time (1.1 - 0.5 is 0.6000000000000001, which would have released a card at 0.6 before
+another card at 0.6 that arrived with the line at 1.1)."""
+
 
 class ReorderBuffer:
     """Holds events until no earlier event can still arrive, then releases them in order.
@@ -34,7 +39,7 @@ class ReorderBuffer:
         heapq.heappush(self._heap, (event.sort_key(), next(self._arrival), event))
         if event.t > self.newest_t:
             self.newest_t = event.t
-        return self.release_before(self.newest_t - self.window_s)
+        return self.release_before(self.newest_t - self.window_s - TIME_SLACK_S)
 
     def release_before(self, t: float) -> list[Event]:
         """Release every held event stamped strictly before `t`, in order."""

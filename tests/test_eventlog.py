@@ -6,6 +6,7 @@ import pytest
 
 from referee.eventlog import EventLogError, Journal, parse_lines, read_event_log
 from referee.events import CardPlayed, Knock, RoundEnd, parse_event
+from referee.session import replay
 
 GAME = '{"t": 0.0, "kind": "game", "variant": "bruno", "players": 4, "dealer": 0}'
 
@@ -143,3 +144,17 @@ def test_time_going_back_beyond_the_reorder_window_names_the_line():
     assert str(refused.value) == (
         "game.jsonl line 4: 't' goes back to 11 s from 21 s (line 3), more than the 0.5 s "
         "events may be out of order; put the lines in time order")
+
+
+def test_an_event_exactly_the_window_late_rules_as_in_the_sorted_log():
+    # 1.1 - 0.5 is 0.6000000000000001 in floating point: the card at 0.6 that arrives with
+    # the line at 1.1 must still be ordered among the cards at 0.6.
+    lines = ['{"t": 0.1, "kind": "card", "card": "r_5", "seat": null}',
+             '{"t": 0.6, "kind": "card", "card": "r_7", "seat": 2}',
+             '{"t": 1.1, "kind": "call", "seat": 3, "word": "seg"}',
+             '{"t": 0.6, "kind": "card", "card": "r_6", "seat": 1}']
+    late = log(*lines)
+    in_order = log(*sorted(lines, key=lambda line: json.loads(line)["t"]))
+    ruled = [[r.to_dict() for r in replay(parsed.setup.new_game(), parsed.events)]
+             for parsed in (late, in_order)]
+    assert ruled[0] == ruled[1]
