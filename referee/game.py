@@ -155,6 +155,10 @@ class Game(MissedObservations):
     instick_on_own_turn: ClassVar[bool] = True
     """B7 decision: the top card's twin is an instick whoever plays it, also on the player's own
     turn. False where a twin laid by the turn holder is simply its play (DrukUNO)."""
+    bruno_call: ClassVar[bool] = True
+    """B6: "Bruno" is this game's call at one card, after which the draw is silent (a "pass"
+    is a wrong call) and `bruno_draw_count` cards end the turn. False where "Bruno" means
+    nothing (the games built on standard UNO)."""
     words: ClassVar[Words] = BRUNO_WORDS
     """What the game calls things (its name, its instick), for every message and display."""
     rule_texts: ClassVar[dict[str, str]] = BRUNO_RULE_TEXTS
@@ -577,7 +581,7 @@ class Game(MissedObservations):
         elif word == "go":
             self._resume(t)
         elif word == "bruno":
-            if seat is not None:
+            if seat is not None and self.bruno_call:
                 self.on_bruno.add(seat)
         elif self.wrong_word(seat, word) is not None:
             self._penalise(t, "wrong_call", seat, None, "P1", self.wrong_word(seat, word), out)

@@ -10,6 +10,7 @@ from referee.cards import Card
 from referee.game import Game
 from referee.rule_texts import UNO_RULE_TEXTS
 from referee.rules import RuleSet
+from referee.rulings import Ruling
 from referee.words import SpokenWords, Words
 
 UNO_WORDS = Words(
@@ -31,6 +32,7 @@ class StandardUno(Game):
     default_rules: ClassVar[RuleSet] = RuleSet(target_score=500)
     rule_refs: ClassVar[dict[str, str]] = {"B2": "U2", "P2": "U3", "B4": "U3", "P3": "U6"}
     highest_total_wins: ClassVar[bool] = True
+    bruno_call: ClassVar[bool] = False
     words: ClassVar[Words] = UNO_WORDS
     rule_texts: ClassVar[dict[str, str]] = UNO_RULE_TEXTS
 
@@ -41,6 +43,12 @@ class StandardUno(Game):
     def knock_ref(self, card: Card, instick: bool) -> str | None:
         """U4: nothing needs a knock."""
         return None
+
+    def after_draw(self, seat: int, count: int, debts_paid: int, free_cards: int, t: float,
+                   out: list[Ruling]) -> None:
+        """U4: a player who drew may play what it drew at once; its turn ends when it plays,
+        says "pass" or the next seat acts (the implied pass), never after a count of cards
+        (Bruno's silent draw, B6, is not this game's)."""
 
     def second_card_rule(self, seat: int, card: Card) -> tuple[str, str]:
         """U3: any second card from the seat that just played is out of turn."""

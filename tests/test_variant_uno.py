@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from referee.variants import StandardUno, find_variant
 
 from scenario_helpers import call, card, draw, infos, penalties, referee, round_end, turns
@@ -73,6 +75,14 @@ def test_u4_after_a_draw_the_next_player_may_play():
     assert penalties(rulings) == [] and turns(rulings)[-1] == 0
 
 
+def test_u4_several_cards_drawn_do_not_end_the_turn():
+    # Bruno's silent draw of three (B6) ends the turn; here the drawer may still play.
+    rulings = uno(card(1, "r_5", None), draw(2, 1, count=3), card(3, "r_8", 1))
+    assert penalties(rulings) == [] and turns(rulings)[-1] == 2
+    assert penalties(referee(card(1, "r_5", None), draw(2, 1, count=3), card(3, "r_8", 1),
+                             players=3)) == [("out_of_turn", 1)]
+
+
 def test_u4_zeros_need_no_knock():
     assert penalties(uno(card(1, "r_5", None), card(2, "r_0", 1), card(3, "g_0", 2))) == []
 
@@ -86,6 +96,16 @@ def test_u5_in_bruno_the_same_call_is_a_wrong_call():
     rulings = referee(card(1, "r_5", None), card(2, "r_7", 1), call(2.5, "uno", 1),
                       players=3)
     assert penalties(rulings) == [("wrong_call", 1)]
+
+
+@pytest.mark.parametrize("variant", ["uno", "snabb", "druk"])
+def test_u5_saying_bruno_means_nothing_and_pass_after_it_is_no_wrong_call(variant):
+    rulings = referee(card(1, "r_5", None), call(2, "bruno", 1), draw(3, 1), call(4, "pass", 1),
+                      card(5, "r_8", 2), players=3, variant=variant)
+    assert penalties(rulings) == []
+    assert penalties(referee(card(1, "r_5", None), call(2, "bruno", 1), draw(3, 1),
+                             call(4, "pass", 1), card(5, "r_8", 2),
+                             players=3)) == [("wrong_call", 1)]
 
 
 # U6: two cards for an error; SEG only when the table sets it.
