@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from referee.cards import Card
-from referee.events import Call, CardPlayed, Draw, Event, Swap
+from referee.events import CardPlayed, Draw, Event, Swap
 from referee.game import TableState
 from referee.messages import count_words
 from referee.rule_texts import DRUK_RULE_TEXTS
@@ -19,13 +19,6 @@ from referee.rules import RuleSet
 from referee.rulings import Ruling, info
 from referee.uno import StandardUno
 from referee.words import SpokenWords, Words
-
-DEAL = 7
-"""D1: cards dealt to each player; the referee counts the hands from here (D12)."""
-
-UNO_BEFORE_CARD_S = 1.0
-"""A "UNO" heard up to this long before the card that leaves one card counts for it: players
-say it while the card is still in the air."""
 
 WILD_DRAW_FOUR_SEARCH = 3
 """D8: after taking a wild draw four's pool, its victim draws at most this many cards looking
@@ -64,8 +57,7 @@ class DrukUno(StandardUno):
 
     - `sips`: seat -> sips drunk so far in the match (every `sips` info line adds to it; the
       line's `total` is the new value);
-    - `hand_counts`: seat -> cards the referee believes are in that hand this round, or None
-      where it has lost count (an unseen card or draw) or between rounds.
+    - `hand_counts` (standard UNO's, `referee.uno`), moved with the hands by D13 and D14.
     """
 
     name: ClassVar[str] = "druk"
@@ -84,18 +76,14 @@ class DrukUno(StandardUno):
                 "sv": SpokenWords(jump_in="Hoppa in.", too_slow="För långsam")})
     """The seed's Danish "spring ind" is a jump-in; "hoppa in" is what a Swedish table says."""
     rule_texts: ClassVar[dict[str, str]] = DRUK_RULE_TEXTS
+    uno_call_ref: ClassVar[str | None] = "D12"
 
     def __init__(self, players: int, dealer: int = 0, rules: RuleSet | None = None) -> None:
         super().__init__(players, dealer, rules)
         self.rules.validate()
         self.sips: dict[int, int] = {seat: 0 for seat in range(players)}
-        self.hand_counts: list[int | None] = [None] * players
-        self._uno_due: dict[int, float] = {}
-        """Seats down to one card that have not said "UNO" yet: when they got there."""
         self._gathering: int | None = None
         """The seat still gathering a draw two pool it took (its reaches are that pool)."""
-        self._uno_heard: dict[int | None, float] = {}
-        """When each seat (None: an unseen one) last said "UNO"."""
 
     # --- what may be played ----------------------------------------------------------------
 
@@ -264,87 +252,17 @@ class DrukUno(StandardUno):
         return event
 
     def notice(self, event: Event, out: list[Ruling]) -> None:
-        """Follow the hands (D12) and the draws' sips (D15) from every observation."""
-        if isinstance(event, CardPlayed):
-            self._count_card(event, out)
-        elif isinstance(event, Draw):
-            self._count_draw(event, out)
-        elif isinstance(event, Call) and event.word == "uno":
-            self._uno_heard[event.seat] = event.t
-            if event.seat is None:
-                self._uno_due.clear()  # someone said it: nobody is ruled on a guess
-            else:
-                self._uno_due.pop(event.seat, None)
+        """Follow the hands (D12, standard UNO's count) and the draws' sips (D15) from every
+        observation, and the hands swapped (D14)."""
+        super().notice(event, out)
+        if isinstance(event, Draw) and event.seat is not None and self.state.in_round:
+            self._drink(event.seat, event.count, event.t, out,
+                        "for the card drawn" if event.count == 1 else "for the cards drawn")
         elif isinstance(event, Swap) and self.state.in_round:
             counts = self.hand_counts
             counts[event.seat], counts[event.with_seat] = counts[event.with_seat], \
                 counts[event.seat]
             self._forget_calls_not_due()
-
-    def _count_card(self, event: CardPlayed, out: list[Ruling]) -> None:
-        t, seat = event.t, event.seat
-        if not self.state.in_round:  # the dealer's turned card: a new deal
-            self.hand_counts = [DEAL] * self.players
-            self._uno_due.clear()
-            return
-        if seat is None:
-            # Whose card it was is a guess: that seat's count (or, for a zero that moved
-            # every hand, all of them) is lost until the next deal.
-            turn = self.state.turn
-            if turn is None or (event.card.is_zero and self.rules.helsinki):
-                self.hand_counts = [None] * self.players
-            else:
-                self.hand_counts[turn] = None
-            return
-        for due in [due for due in self._uno_due if due != seat]:
-            self._forgot_uno(due, t, out)  # the turn went on before they said it
-        count = self.hand_counts[seat]
-        if count is None:
-            return
-        count = count - 1 if count > 0 else None  # (below none: a draw went unseen)
-        self.hand_counts[seat] = count
-        if count == 1 and not self._heard_uno(seat, t):
-            self._uno_due[seat] = t
-        elif count == 0 and seat in self._uno_due:
-            self._forgot_uno(seat, t, out)  # the last card went down without "UNO" before it
-
-    def _count_draw(self, event: Draw, out: list[Ruling]) -> None:
-        s, seat = self.state, event.seat
-        if not s.in_round:
-            return
-        if seat is None:
-            self.hand_counts = [None] * self.players
-            return
-        if seat == s.turn:
-            for due in [due for due in self._uno_due if due != seat]:
-                self._forgot_uno(due, event.t, out)
-        self._uno_due.pop(seat, None)  # it holds more than one card again
-        count = self.hand_counts[seat]
-        if count is not None:
-            self.hand_counts[seat] = count + event.count
-        self._drink(seat, event.count, event.t, out,
-                    "for the card drawn" if event.count == 1 else "for the cards drawn")
-
-    def on_taken_back(self, seat: int | None, card: Card) -> None:
-        """The card is back in its player's hand."""
-        if seat is not None and self.hand_counts[seat] is not None:
-            self.hand_counts[seat] += 1
-            self._forget_calls_not_due()
-
-    def _heard_uno(self, seat: int, t: float) -> bool:
-        return any(t - self._uno_heard.get(who, float("-inf")) <= UNO_BEFORE_CARD_S
-                   for who in (seat, None))
-
-    def _forget_calls_not_due(self) -> None:
-        """After hands moved: only a seat still holding one card owes its call. (One that got
-        a single card from another hand is not ruled: D12 decision.)"""
-        self._uno_due = {seat: since for seat, since in self._uno_due.items()
-                         if self.hand_counts[seat] == 1}
-
-    def _forgot_uno(self, seat: int, t: float, out: list[Ruling]) -> None:
-        del self._uno_due[seat]
-        self._penalise(t, "wrong_call", seat, None, "D12",
-                       f'Seat {seat} did not say "UNO" with one card left', out)
 
     def _move_hands(self, step: int) -> None:
         """D13: the hand of every seat s goes to seat s + step."""
@@ -373,8 +291,7 @@ class DrukUno(StandardUno):
                             f"{'' if len(cards) == 1 else 's'} left in hand")
             if owed:
                 self._drink(seat, owed, t, out, "for the cards the last card made it take")
-        self.hand_counts = [None] * self.players
-        self._uno_due.clear()
+        super().close_round(hands, winner, t, out)
 
     def round_points(self, hands: dict[int, tuple[Card, ...]], winner: int | None
                      ) -> dict[int, int]:

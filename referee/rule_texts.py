@@ -43,8 +43,8 @@ UNO_RULE_TEXTS: dict[str, str] = {
           "card's twin) or a second card is out of turn.",
     "U4": "A player who cannot play draws one card and may play it at once; there are no "
           "knocks.",
-    "U5": "\"UNO\" is said at one card; the referee cannot count hands, so a forgotten call is "
-          "not ruled.",
+    "U5": "\"UNO\" is said at one card; a forgotten call caught before the next player's card "
+          "costs two cards (the referee counts the hands from the deal of seven).",
     "U6": "Every error costs two penalty cards.",
     "U7": "The round's winner scores the cards left in the other hands: numbers face value, "
           "action cards 20, wilds 50.",

@@ -33,6 +33,7 @@ class SnabbUno(StandardUno):
     rule_refs: ClassVar[dict[str, str]] = {"B2": "Q2", "P2": "Q4", "B4": "Q4", "P3": "Q4"}
     words: ClassVar[Words] = dataclasses.replace(UNO_WORDS, game="Snabb-UNO")
     rule_texts: ClassVar[dict[str, str]] = SNABB_RULE_TEXTS
+    uno_call_ref: ClassVar[str | None] = None  # "UNO" is said, not ruled (snabb.md)
 
     def is_instick(self, card: Card) -> bool:
         """Q3: the exact twin of the top card, never a black card."""
@@ -94,6 +95,7 @@ class FlaskeUno(StandardUno):
         "en": dataclasses.replace(UNO_WORDS.spoken["en"], says_message=("flaske",))})
     """Every card's announcement is said aloud at an English table: it is the game."""
     rule_texts: ClassVar[dict[str, str]] = FLASKE_RULE_TEXTS
+    uno_call_ref: ClassVar[str | None] = None  # nothing is ruled
 
     def announce_card(self, seat: int | None, card: Card, t: float, out: list) -> None:
         """F2-F5: the card's rule, said as it lands."""

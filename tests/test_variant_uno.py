@@ -108,6 +108,37 @@ def test_u5_saying_bruno_means_nothing_and_pass_after_it_is_no_wrong_call(varian
                              players=3)) == [("wrong_call", 1)]
 
 
+def _down_to_one_card(uno_at: float | None = None) -> list[dict]:
+    """Seats 1, 2 and 0 play in turn from the deal of seven until seat 1 has one card left
+    (its sixth card, at 17 s), then seat 2 plays once more (18 s); seat 1 says "UNO" at `uno_at`."""
+    events = [card(1, "r_1", None)]
+    t = 1.0
+    for turn in range(17):
+        t += 1
+        events.append(card(t, f"r_{2 + turn % 8}", (1 + turn) % 3))
+    if uno_at is not None:
+        events.append(call(uno_at, "uno", 1))
+    return sorted(events, key=lambda e: e["t"])
+
+
+def test_u5_a_forgotten_uno_caught_before_the_next_players_card_costs_two_cards():
+    rulings = uno(*_down_to_one_card())
+    assert penalties(rulings) == [("wrong_call", 1)] and refs(rulings) == ["U5"]
+    (ruling,) = [r for r in rulings if r["kind"] == "ruling"]
+    assert ruling["penalty"] == 2 and ruling["t"] == 18.0
+
+
+def test_u5_uno_said_with_the_card_that_leaves_one_is_no_penalty():
+    assert penalties(uno(*_down_to_one_card(uno_at=17.4))) == []
+    assert penalties(uno(*_down_to_one_card(uno_at=16.5))) == []  # said as the card came down
+
+
+def test_u5_a_hand_not_counted_since_an_unseen_card_is_not_ruled():
+    events = _down_to_one_card()
+    events[4] = {**events[4], "seat": None}  # seat 1's second card (5 s): the camera missed whose
+    assert penalties(uno(*events)) == []
+
+
 # U6: two cards for an error; SEG only when the table sets it.
 def test_u6_an_error_costs_two_cards():
     (ruling,) = [r for r in uno(card(1, "r_5", None), card(2, "b_9", 1)) if r["kind"] == "ruling"]
