@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from referee.cards import Card
 from referee.events import CardPlayed, Draw, Event, Swap
-from referee.game import TableState
+from referee.game import Game, TableState
 from referee.messages import count_words
 from referee.rule_texts import DRUK_RULE_TEXTS
 from referee.rules import RuleSet
@@ -275,6 +275,21 @@ class DrukUno(StandardUno):
         total = self.sips[seat]
         out.append(info(t, "sips", seat, f"Seat {seat} drinks {_sips(sips)} {why} "
                                          f"({total} in all).", sips=sips, total=total))
+
+    def tally_changes(self, before: Game, t: float) -> list[Ruling]:
+        """A correction can change who drank what (a red 6 that was a skip: the skipped seat
+        drinks one): one `sips` line per seat whose total changed, its `sips` the change
+        (fewer: negative), so each seat's lines still add up to its total."""
+        assert isinstance(before, DrukUno)
+        lines = []
+        for seat, total in self.sips.items():
+            change = total - before.sips[seat]
+            if change:
+                more = "more" if change > 0 else "fewer"
+                lines.append(info(t, "sips", seat, f"Seat {seat} drinks {_sips(abs(change))} "
+                                  f"{more}, as corrected ({total} in all).",
+                                  sips=change, total=total))
+        return lines
 
     def close_round(self, hands: dict[int, tuple[Card, ...]], winner: int | None, t: float,
                     out: list[Ruling]) -> None:

@@ -374,6 +374,12 @@ class Game(MissedObservations):
         """A card `seat` laid was taken back (seen, or assumed by P4), after the table was
         unwound."""
 
+    def tally_changes(self, before: Game, t: float) -> list[Ruling]:
+        """After a correction ruled the history again (this game) in place of `before`: the
+        lines that bring the game's running count per seat (`tally`) to its new totals.
+        Bruno keeps none."""
+        return []
+
     def close_round(self, hands: dict[int, tuple[Card, ...]], winner: int | None, t: float,
                     out: list[Ruling]) -> None:
         """At the end of a round, after `judge_going_out` and before the round's score: what

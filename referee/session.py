@@ -170,6 +170,7 @@ class Session:
                if key not in now_standing]
         out += [replace(ruling, t=t) for key, ruling in now_standing.items()
                 if key not in self.standing]
+        out += fresh.tally_changes(old, t)
         turn, color = fresh.state.turn, fresh.state.active_color
         if color is not None and color != old.state.active_color:
             out.append(info(t, "color", None, messages.color_named(color), color=color.value))

@@ -441,3 +441,18 @@ def test_reaches_after_a_wild_draw_four_pool_are_the_victims_search_and_count():
     rulings = druk(card(1, "r_5", 0), card(2.2, "wild_draw_4", 1), color(2.4, "g"),
                    draw(4.0, 2), draw(5.0, 2))
     assert sips(rulings) == [(2, 4, 4), (2, 1, 5)]
+
+
+@pytest.mark.parametrize(("was", "now", "change"), [("r_6", "r_skip", 1), ("r_skip", "r_6", -1)])
+def test_a_correction_that_changes_who_drank_says_so_and_the_lines_still_add_up(was, now, change):
+    # A red 6 corrected to a red skip: seat 2 was skipped after all and drinks one (D15);
+    # the other way round, the sip is taken back.
+    rulings = druk(card(1, "r_5", None), card(2, was, 1), {"t": 3, "kind": "correct", "card": now},
+                   card(4, "r_7", 3 if now == "r_skip" else 2), draw(5, 2),
+                   round_end(9, {0: ["r_1"], 1: ["r_2"], 2: ["r_4"], 3: []}))
+    sips = infos(rulings, "sips")
+    corrected = [s for s in sips if s["t"] == 3]
+    assert [(s["seat"], s["sips"]) for s in corrected] == [(2, change)]
+    for seat in range(4):
+        lines = [s for s in sips if s["seat"] == seat]
+        assert sum(s["sips"] for s in lines) == (lines[-1]["total"] if lines else 0)
