@@ -115,13 +115,19 @@ class FlaskeUno(StandardUno):
             say("the next player is skipped")
         elif card.value == "reverse":
             say("play turns the other way")
-        elif card.value == "draw_2" and seat is not None:
+        elif card.value == "draw_2":
             red_or_blue = card.color.value in ("r", "b")
             target, side = (right, "right") if red_or_blue else (left, "left")
-            say(f"two sips for the player on {who}'s {side}, seat {target}", target, 2)
-        elif card.value == "wild_draw_4" and seat is not None:
-            say(f"four sips for seat {right} on the right", right, 4)
-            say(f"four sips for seat {left} on the left", left, 4)
+            if seat is None:  # the rule is said; who drinks is the table's to see
+                say(f"two sips for the player on the {side} of whoever laid it", None, 2)
+            else:
+                say(f"two sips for the player on {who}'s {side}, seat {target}", target, 2)
+        elif card.value == "wild_draw_4":
+            if seat is None:
+                say("four sips each for both neighbours of whoever laid it", None, 4)
+            else:
+                say(f"four sips for seat {right} on the right", right, 4)
+                say(f"four sips for seat {left} on the left", left, 4)
         elif card.value == "wild":
             say("everyone drinks together: skål!", None)
 

@@ -48,6 +48,14 @@ def test_f4_a_wild_draw_four_is_four_sips_for_both_neighbours():
     assert said(rulings)[1:] == [(1, "wild_draw_4", 4), (3, "wild_draw_4", 4)]
 
 
+def test_f4_a_draw_card_whose_player_was_not_seen_is_still_announced():
+    rulings = flaske(card(1, "r_5", None), card(2, "b_draw_2", None), card(4, "wild_draw_4", None))
+    assert said(rulings)[1:] == [(None, "b_draw_2", 2), (None, "wild_draw_4", 4)]
+    lines = infos(rulings, "flaske")
+    assert "right of whoever laid it" in lines[1]["message"]
+    assert "both neighbours of whoever laid it" in lines[2]["message"]
+
+
 def test_f5_a_wild_is_for_everyone():
     assert said(flaske(card(1, "r_5", None), card(2, "wild", 1)))[-1] == (None, "wild", None)
 
