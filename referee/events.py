@@ -413,9 +413,13 @@ def _parse_round_end(data: dict[str, Any], t: float, players: int | None) -> Rou
         raise EventError("'hands' must be an object of seat -> list of cards")
     parsed: list[tuple[int, tuple[Card, ...]]] = []
     for key, cards in hands.items():
-        seat = _seat({"seat": int(key) if str(key).isdigit() else key}, players)
-        if seat is None:
-            raise EventError(f"'hands' key {key!r} must be a seat number")
+        # Keys are JSON's strings: a seat's own digits, "2"; not "²" (str.isdigit takes it)
+        # nor "02", which would be a second key for the seat of "2".
+        if not (isinstance(key, str) and key.isascii() and key.isdigit()
+                and key == str(int(key))):
+            raise EventError(f"'hands' key {key!r} must be a seat number such as \"2\"")
+        seat = _seat({"seat": int(key)}, players)
+        assert seat is not None
         if not isinstance(cards, list):
             raise EventError(f"'hands' of seat {seat} must be a list of cards")
         try:

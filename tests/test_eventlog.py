@@ -73,6 +73,8 @@ def test_rule_settings_on_the_game_line_are_applied():
         ('{"t": 1, "kind": "draw", "seat": 1, "count": 0}', "line 2: 'count' must be"),
         ('{"t": 1, "kind": "card"}', "line 2: 'card' is missing"),
         ('{"t": 1, "kind": "round_end", "hands": {"0": ["r_99"]}}', "line 2: 'hands' of seat 0"),
+        ('{"t": 1, "kind": "round_end", "hands": {"\u00b2": []}}', "'hands' key '\u00b2' must"),
+        ('{"t": 1, "kind": "round_end", "hands": {"1": [], "01": []}}', "'hands' key '01' must"),
         ('{"t": 1, "kind": "knock", "confidence": 3}', "line 2: 'confidence' must be"),
         (GAME, "line 2: the 'game' line must be the first line"),
         ("[1, 2]", "line 2: an event must be a JSON object"),
