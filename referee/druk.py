@@ -253,12 +253,13 @@ class DrukUno(StandardUno):
 
     def notice(self, event: Event, out: list[Ruling]) -> None:
         """Follow the hands (D12, standard UNO's count) and the draws' sips (D15) from every
-        observation, and the hands swapped (D14)."""
+        observation, and the hands swapped (D14; without Warszawa a `swap` is ignored, as in
+        every other game)."""
         super().notice(event, out)
         if isinstance(event, Draw) and event.seat is not None and self.state.in_round:
             self._drink(event.seat, event.count, event.t, out,
                         "for the card drawn" if event.count == 1 else "for the cards drawn")
-        elif isinstance(event, Swap) and self.state.in_round:
+        elif isinstance(event, Swap) and self.state.in_round and self.rules.warszawa:
             counts = self.hand_counts
             counts[event.seat], counts[event.with_seat] = counts[event.with_seat], \
                 counts[event.seat]

@@ -343,6 +343,8 @@ def test_d14_a_swap_swaps_the_counted_hands():
     events = (card(1, "r_5", None), *one_play(1, ("r_7", "y_7")),
               {"t": 3.5, "kind": "swap", "seat": 1, "with": 3})
     assert druk_game(*events, helsinki=True, warszawa=True).hand_counts == [7, 7, 7, 5]
+    # Without Warszawa nobody swaps hands: a swap line is ignored, as in every other game.
+    assert druk_game(*events, helsinki=True).hand_counts == [7, 5, 7, 7]
 
 
 def test_d14_warszawa_without_helsinki_is_a_one_line_error():
