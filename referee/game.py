@@ -374,6 +374,15 @@ class Game(MissedObservations):
         """A card `seat` laid was taken back (seen, or assumed by P4), after the table was
         unwound."""
 
+    def round_over_message(self, winner: int | None) -> str:
+        """The `round_over` line's words, the round's score already counted. Bruno: who went
+        out."""
+        return say.round_over(winner)
+
+    def match_over_message(self, leaders: list[int], total: int) -> str:
+        """The `match_over` line's words: who won, with what total."""
+        return say.match_over(leaders, total)
+
     def tally_changes(self, before: Game, t: float) -> list[Ruling]:
         """After a correction ruled the history again (this game) in place of `before`: the
         lines that bring the game's running count per seat (`tally`) to its new totals.
@@ -620,7 +629,7 @@ class Game(MissedObservations):
         self.scoreboard.add_round(points)
         self.judge_going_out(winner, t, out)
         self.close_round(hands, winner, t, out)
-        out.append(info(t, "round_over", winner, say.round_over(winner)))
+        out.append(info(t, "round_over", winner, self.round_over_message(winner)))
         for seat in range(self.players):
             total = self.scoreboard.totals[seat]
             out.append(info(t, "score", seat, say.score(seat, points[seat], total),
@@ -631,7 +640,7 @@ class Game(MissedObservations):
             leaders = self.scoreboard.leaders()
             leader = leaders[0] if len(leaders) == 1 else None
             out.append(info(t, "match_over", leader,
-                            say.match_over(leaders, self.scoreboard.totals[leaders[0]])))
+                            self.match_over_message(leaders, self.scoreboard.totals[leaders[0]])))
         # The next round: the deal passes clockwise; open knock windows still close as usual.
         self.dealer = (self.dealer + 1) % self.players
         self.state = TableState(owed_draws=[0] * self.players)

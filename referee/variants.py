@@ -62,6 +62,22 @@ class SnabbUno(StandardUno):
                            f"Seat {winner} went out on the {top.name}, a black card", out,
                            cards=2)
 
+    def round_over_message(self, winner: int | None) -> str:
+        """Q1, Q8: the winner started this round with two cards and one more for every round
+        it won before, and starts the next with one more."""
+        if winner is None:
+            return super().round_over_message(winner)
+        won = self.scoreboard.totals[winner]  # this round included
+        return (f"Round over: seat {winner} went out of a round started with "
+                f"{won + 1} cards; it starts the next with {won + 2}.")
+
+    def match_over_message(self, leaders: list[int], total: int) -> str:
+        """Q8: the match is won by going out of a round started with seven cards."""
+        if len(leaders) != 1:
+            return super().match_over_message(leaders, total)
+        return (f"Match over: seat {leaders[0]} went out of a round started with "
+                f"{total + 1} cards and wins ({total} rounds won).")
+
     def round_points(self, hands: dict[int, tuple[Card, ...]], winner: int | None
                      ) -> dict[int, int]:
         """Q8: a round won counts one (the winner starts the next round with a card more)."""

@@ -122,6 +122,13 @@ def test_q8_rounds_won_add_up_and_the_sixth_wins_the_match():
     assert [r["total"] for r in infos(rulings, "score") if r["seat"] == 2] == [1, 2, 3, 4, 5, 6]
     (over,) = infos(rulings, "match_over")
     assert over["seat"] == 2 and over["t"] == 59
+    # Q1, Q8: the round and match lines say which start hand the winner went out of.
+    starts = [r["message"] for r in infos(rulings, "round_over")]
+    assert starts[0] == ("Round over: seat 2 went out of a round started with 2 cards; it "
+                         "starts the next with 3.")
+    assert "started with 7 cards" in starts[-1]
+    assert over["message"] == ("Match over: seat 2 went out of a round started with 7 cards and "
+                               "wins (6 rounds won).")
 
 
 def test_q8_five_rounds_won_are_no_match_yet():
