@@ -134,3 +134,17 @@ def test_variant_wins_over_the_logs_game_and_says_so_on_stderr_only():
     assert unknown.returncode == 2 and unknown.stdout == ""
     assert unknown.stderr.strip().splitlines() == [
         "bruno: error: unknown variant 'drunk' (known: bruno, uno, snabb, flaske, druk)"]
+
+
+def test_a_druk_replay_ends_with_each_seats_sips():
+    result = bruno("replay", str(ROOT / "examples" / "druk_game.jsonl"))
+    as_json = bruno("replay", "--json", str(ROOT / "examples" / "druk_game.jsonl"))
+    totals = {}
+    for line in as_json.stdout.splitlines():
+        ruling = json.loads(line)
+        if ruling["rule"] == "sips":
+            totals[ruling["seat"]] = ruling["total"]
+    expected = "Sips: " + ", ".join(f"seat {seat} {n}" for seat, n in sorted(totals.items()))
+    assert totals and result.stdout.strip().splitlines()[-1] == expected
+    uno = bruno("replay", str(ROOT / "examples" / "uno_every_rule.jsonl"))
+    assert "Sips" not in uno.stdout  # a game that counts no sips says nothing of them

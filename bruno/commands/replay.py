@@ -14,7 +14,7 @@ from bruno.errors import UserError
 from bruno.rulings_table import add_ruling_row, counted, penalty_summary, rulings_table
 from referee.eventlog import EventLogError, GameSetup, checked_seats, dumps, read_event_log
 from referee.events import EventError
-from referee.rulings import Ruling
+from referee.rulings import Ruling, tally_totals
 from referee.session import replay as replay_events
 from referee.variants import find_variant
 
@@ -80,3 +80,9 @@ def print_rulings(setup: GameSetup, rulings: list[Ruling], source: str) -> None:
                   f"{counted(len(rulings), 'ruling')}.")
     if penalties:
         console.print("Penalty cards: " + penalty_summary([r.to_dict() for r in penalties]))
+    tally = find_variant(setup.variant).tally
+    if tally is not None:  # a game's running count per seat (DrukUNO's sips): where it ended
+        rule, name = tally
+        totals = tally_totals([r.to_dict() for r in rulings], rule)
+        console.print(f"{name}: " + (", ".join(f"seat {seat} {total}" for seat, total
+                                               in totals.items()) or "none"))
