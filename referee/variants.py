@@ -53,11 +53,15 @@ class SnabbUno(StandardUno):
             self.state.direction = -self.state.direction
         super().apply_effect(seat, card, t, out)
 
+    def _out_on_black(self, winner: int | None) -> bool:
+        top = self.state.top
+        return winner is not None and top is not None and top.is_black \
+            and self.state.top_seat == winner
+
     def judge_going_out(self, winner: int | None, t: float, out: list) -> None:
         """Q7: nobody goes out on a black card; who does takes two cards."""
         top = self.state.top
-        if winner is not None and top is not None and top.is_black \
-                and self.state.top_seat == winner:
+        if self._out_on_black(winner):
             self._penalise(t, "illegal_card", winner, top, "Q7",
                            f"Seat {winner} went out on the {top.name}, a black card", out,
                            cards=2)
@@ -67,6 +71,9 @@ class SnabbUno(StandardUno):
         it won before, and starts the next with one more."""
         if winner is None:
             return super().round_over_message(winner)
+        if self._out_on_black(winner):
+            return (f"Round over: seat {winner} went out on a black card, which does not win "
+                    "the round (Q7).")
         won = self.scoreboard.totals[winner]  # this round included
         return (f"Round over: seat {winner} went out of a round started with "
                 f"{won + 1} cards; it starts the next with {won + 2}.")
@@ -80,9 +87,10 @@ class SnabbUno(StandardUno):
 
     def round_points(self, hands: dict[int, tuple[Card, ...]], winner: int | None
                      ) -> dict[int, int]:
-        """Q8: a round won counts one (the winner starts the next round with a card more)."""
+        """Q8: a round won counts one (the winner starts the next round with a card more);
+        Q7: going out on a black card wins nothing (its player takes two cards instead)."""
         points = {seat: 0 for seat in range(self.players)}
-        if winner is not None:
+        if winner is not None and not self._out_on_black(winner):
             points[winner] = 1
         return points
 

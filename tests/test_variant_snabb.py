@@ -104,6 +104,9 @@ def test_q7_going_out_on_a_black_card_costs_two_cards():
     (ruling,) = [r for r in rulings if r["kind"] == "ruling"]
     assert (ruling["rule"], ruling["seat"], ruling["penalty"], ruling["ref"]) == (
         "illegal_card", 1, 2, "Q7")
+    # ... and wins nothing: the round does not count for it.
+    assert [r["points"] for r in infos(rulings, "score")] == [0, 0, 0, 0]
+    assert "does not win the round" in infos(rulings, "round_over")[0]["message"]
 
 
 def test_q7_going_out_on_a_coloured_card_is_fine():
