@@ -157,8 +157,8 @@ class Game(MissedObservations):
     turn. False where a twin laid by the turn holder is simply its play (DrukUNO)."""
     bruno_call: ClassVar[bool] = True
     """B6: "Bruno" is this game's call at one card, after which the draw is silent (a "pass"
-    is a wrong call) and `bruno_draw_count` cards end the turn. False where "Bruno" means
-    nothing (the games built on standard UNO)."""
+    is a wrong call). False where "Bruno" means nothing (the games built on standard UNO,
+    which also end a turn by their own draw rule, `after_draw`)."""
     words: ClassVar[Words] = BRUNO_WORDS
     """What the game calls things (its name, its instick), for every message and display."""
     rule_texts: ClassVar[dict[str, str]] = BRUNO_RULE_TEXTS
