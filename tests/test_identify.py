@@ -73,6 +73,29 @@ def test_annotate_writes_each_image_with_the_cards_drawn(table_photo, tmp_path):
     out = tmp_path / "seen"
     result = bruno("identify", str(path), "--annotate", str(out))
     assert result.returncode == 0, result.stderr
-    drawn = cv2.imread(str(out / "table.jpg"))
+    drawn = cv2.imread(str(out / "table.annotated.jpg"))
     assert drawn is not None and drawn.shape == cv2.imread(str(path)).shape
     assert "table.jpg:" in result.stdout
+
+
+def test_annotate_never_writes_over_a_photo_it_reads_or_one_of_the_users(table_photo, tmp_path):
+    path, _ = table_photo
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    photo = folder / "table.jpg"
+    photo.write_bytes(path.read_bytes())
+    mine = folder / "table.png"
+    mine.write_bytes(b"the user's own file")
+    result = bruno("identify", str(photo), "--annotate", str(folder))
+    assert result.returncode == 0, result.stderr
+    assert photo.read_bytes() == path.read_bytes() and mine.read_bytes() == b"the user's own file"
+    assert cv2.imread(str(folder / "table.annotated.jpg")) is not None
+    # Read again, the earlier copy is a photo of this run: it is read, not written over.
+    earlier = (folder / "table.annotated.jpg").read_bytes()
+    again = bruno("identify", str(photo), str(folder / "table.annotated.jpg"),
+                  "--annotate", str(folder))
+    assert again.returncode == 0, again.stderr
+    assert (folder / "table.annotated.jpg").read_bytes() == earlier
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "table.annotated.annotated.jpg", "table.annotated.jpg", "table.jpg", "table.png",
+        "table_2.annotated.jpg"]

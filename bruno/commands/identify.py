@@ -17,7 +17,8 @@ def identify(
                                                  show_default=False)],
     json_out: Annotated[bool, typer.Option("--json", help="One JSON line per image.")] = False,
     annotate: Annotated[Path | None, typer.Option(
-        "--annotate", help="Write each image with quads and tokens drawn into this folder.",
+        "--annotate", help="Write each image with quads and tokens drawn into this folder "
+        "(NAME.annotated.jpg).",
         file_okay=False)] = None,
 ) -> None:
     """Find every UNO card face in each image: its token, confidence, runner-up and corners.
@@ -40,10 +41,15 @@ def identify(
     if annotate is not None:
         if annotate.exists() and not annotate.is_dir():
             raise UserError(f"--annotate {annotate}: not a folder; give a folder to write into")
-        annotate.mkdir(parents=True, exist_ok=True)
+        try:
+            annotate.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise UserError(f"--annotate {annotate}: cannot make that folder "
+                            f"({error.strerror}); give a folder you can write to") from None
 
     failed = 0
-    written: set[str] = set()
+    written: set[Path] = set()
+    inputs = {path.resolve() for path in images}
     for path in images:
         image = cv2.imread(str(path)) if path.is_file() else None
         if image is None:
@@ -65,12 +71,28 @@ def identify(
                 f"({s.center[0]:.0f}, {s.center[1]:.0f})" for s in sightings)
             print(f"{path}: {seen or 'no cards seen'}", flush=True)
         if annotate is not None:
-            name = path.stem + ".jpg"
-            k = 1
-            while name in written:
-                k += 1
-                name = f"{path.stem}_{k}.jpg"
-            written.add(name)
-            cv2.imwrite(str(annotate / name), draw(image, sightings))
+            target = _annotated_path(annotate, path, written, inputs)
+            if not cv2.imwrite(str(target), draw(image, sightings)):
+                raise UserError(f"--annotate {annotate}: cannot write {target.name} there; "
+                                "give a folder you can write to")
     if failed:
         raise typer.Exit(code=2)
+
+
+ANNOTATED_SUFFIX = ".annotated.jpg"
+"""The names identify writes (`table.annotated.jpg` for `table.png`): a file of that name in the
+folder is an earlier run's and is replaced; no other file ever is (not a photo read, not a
+photo of the same stem)."""
+
+
+def _annotated_path(folder: Path, image: Path, written: set[Path], inputs: set[Path]) -> Path:
+    """Where the annotated copy of `image` goes: its stem with ANNOTATED_SUFFIX, numbered when
+    two images of this run share a stem or the name is one of the photos read."""
+    k = 1
+    while True:
+        name = image.stem + ("" if k == 1 else f"_{k}") + ANNOTATED_SUFFIX
+        target = folder / name
+        if target.resolve() not in written and target.resolve() not in inputs:
+            written.add(target.resolve())
+            return target
+        k += 1
