@@ -135,16 +135,21 @@ class CameraProfile(BaseModel):
     @field_validator("seat_angles_deg")
     @classmethod
     def _distinct_angles(cls, angles: tuple[float, ...]) -> tuple[float, ...]:
-        wrapped = [a % 360 for a in angles]
-        if any(not -720 <= a <= 720 for a in angles):
-            raise ValueError("angles are degrees, -720..720")
-        if len({round(a, 3) for a in wrapped}) != len(wrapped):
-            raise ValueError("two seats have the same direction")
-        return tuple(float(a) for a in angles)
+        return checked_seat_angles(angles)
 
     @property
     def players(self) -> int:
         return len(self.seat_angles_deg)
+
+
+def checked_seat_angles(angles: tuple[float, ...]) -> tuple[float, ...]:
+    """The seats' directions, degrees in the image: ValueError unless each is a number in
+    -720..720 and no two seats share a direction."""
+    if any(not -720 <= a <= 720 for a in angles):  # (NaN fails this too)
+        raise ValueError("angles are degrees, -720..720")
+    if len({round(a % 360, 3) for a in angles}) != len(angles):
+        raise ValueError("two seats have the same direction")
+    return tuple(float(a) for a in angles)
 
 
 def default_seat_angles(players: int, seat0_angle_deg: float = DEFAULT_SEAT0_ANGLE_DEG

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -12,7 +13,11 @@ import cv2
 import typer
 
 from bruno.errors import UserError
-from calibration.camera import DEFAULT_SEAT0_ANGLE_DEG, save_camera_section
+from calibration.camera import (
+    DEFAULT_SEAT0_ANGLE_DEG,
+    checked_seat_angles,
+    save_camera_section,
+)
 from calibration.profile import ProfileError
 from vision.camera_calibration import (
     CameraCalibrationError,
@@ -70,6 +75,11 @@ def camera(
 ) -> None:
     """Propose the discard-pile and draw-pile regions and the seat directions; save them."""
     angles = _parse_angles(seat_angles, players)
+    if angles is None and not -720 <= seat0_angle <= 720:  # (NaN too)
+        raise UserError(f"--seat0-angle {seat0_angle:g}: give degrees, -720..720 (0 right, "
+                        "90 down)")
+    picture = picture or out.with_suffix(PICTURE_SUFFIX)
+    _check_picture(picture, source)
     if source is not None:
         _check_at(source, at)
     try:
@@ -89,12 +99,14 @@ def camera(
                                                          angles)
             # The regions are the plane's: show them on the picture as the plane sees it.
             image = as_watched(image, proposal)
+        # The picture first: a profile is not changed by a run that fails.
+        _write_picture(picture, draw_proposal(image, proposal))
         save_camera_section(out, proposal)
     except (FrameSourceError, CameraCalibrationError, ProfileError) as error:
         raise UserError(str(error)) from None
-    picture = picture or out.with_suffix(".camera.png")
-    if not cv2.imwrite(str(picture), draw_proposal(image, proposal)):
-        raise UserError(f"{picture}: cannot write the picture; check the folder exists")
+    except OSError as error:
+        raise UserError(f"{out}: cannot write the profile ({error.strerror}); give --out a "
+                        "file in a folder you can write to") from None
     if json_out:
         print(json.dumps(proposal.model_dump(mode="json", exclude_none=True)))
     else:
@@ -111,6 +123,45 @@ def camera(
         print(f"bruno: warning: {warning}", file=sys.stderr)
 
 
+PICTURE_SUFFIX = ".camera.png"
+"""The calibration picture's own names: a file so named is an earlier run's and is replaced;
+no other existing file ever is."""
+
+
+def _check_picture(picture: Path, source: Path | None) -> None:
+    """One line when `--picture` would write over a file that is not a calibration picture
+    (the photo calibrated from, or anything else)."""
+    if picture.is_dir():
+        raise UserError(f"--picture {picture}: is a folder; give a file name ending in "
+                        f"{PICTURE_SUFFIX}")
+    if picture.suffix.lower() not in (".png", ".jpg", ".jpeg"):
+        raise UserError(f"--picture {picture}: give a .png or .jpg name, e.g. "
+                        f"{picture.with_suffix(PICTURE_SUFFIX).name}")
+    mine = picture.name.endswith(PICTURE_SUFFIX) and not (
+        source is not None and picture.resolve() == source.resolve())
+    if picture.exists() and not mine:
+        raise UserError(f"--picture {picture}: a file that is not a calibration picture is "
+                        f"there; give a new name (e.g. {picture.stem}{PICTURE_SUFFIX})")
+
+
+def _write_picture(picture: Path, drawn) -> None:
+    try:
+        written = cv2.imwrite(str(picture), drawn)
+    except cv2.error:
+        written = False
+    if not written:
+        raise UserError(f"{picture}: cannot write the picture; check the folder exists and "
+                        "can be written to")
+
+
+def _check_angles(angles: tuple[float, ...], option: str) -> None:
+    try:
+        checked_seat_angles(angles)
+    except ValueError as error:
+        raise UserError(f"{option}: {error}; give one direction per seat in degrees "
+                        "(0 right, 90 down)") from None
+
+
 def _region(region) -> str:
     return f"x {region.x:.3f} y {region.y:.3f} w {region.w:.3f} h {region.h:.3f} (of the frame)"
 
@@ -123,6 +174,8 @@ def _numbers(text: str, count: int, option: str):
         values = []
     if len(values) != count:
         raise UserError(f"{option} {text!r}: give {count} numbers separated by commas")
+    if not all(math.isfinite(v) for v in values):
+        raise UserError(f"{option} {text!r}: give plain numbers (not nan or inf)")
     if count == 8:
         return [(values[i], values[i + 1]) for i in range(0, 8, 2)]
     if min(values) <= 0:
@@ -141,6 +194,7 @@ def _parse_angles(text: str | None, players: int) -> tuple[float, ...] | None:
     if len(angles) != players:
         raise UserError(f"--seat-angles gives {len(angles)} directions for {players} players; "
                         "give one per seat, in seat order")
+    _check_angles(angles, f"--seat-angles {text}")
     return angles
 
 
@@ -152,10 +206,12 @@ def _check_at(source: Path, at: float) -> None:
         duration = video_duration_s(source)
     except FrameSourceError as error:
         raise UserError(str(error)) from None
-    if at < 0 or (duration is not None and at >= duration):
-        length = f"only {duration:.1f} s long" if duration is not None else "shorter"
-        raise UserError(f"--at {at:g}: {source} is {length}; give --at a moment inside it"
+    if not at >= 0:  # (NaN too)
+        raise UserError(f"--at {at:g}: give a moment in seconds from the start of {source}"
                         + (f" (0 to {duration:.1f})" if duration is not None else ""))
+    if duration is not None and at >= duration:
+        raise UserError(f"--at {at:g}: {source} is only {duration:.1f} s long; give --at a "
+                        f"moment inside it (0 to {duration:.1f})")
 
 
 def _live(device: str):

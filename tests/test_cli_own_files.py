@@ -1,0 +1,84 @@
+"""The command line writes only its own files: an output path that names a photo read, or a
+file of the user's, is refused in one line and left as it was; numbers that are no numbers
+(nan, inf) and options that cannot hold are one line, never a traceback."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import av
+import cv2
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "examples" / "demo" / "demo.mp4"
+
+
+def run(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bruno", *map(str, args)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def one_error_line(result: subprocess.CompletedProcess) -> str:
+    assert result.returncode == 2, result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("bruno: error: "), result.stderr
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def table_photo(tmp_path_factory) -> Path:
+    """A still of the demo table, 3 s in."""
+    path = tmp_path_factory.mktemp("photo") / "table.jpg"
+    with av.open(str(DEMO)) as container:
+        for frame in container.decode(video=0):
+            if frame.time >= 3.0:
+                cv2.imwrite(str(path), frame.to_ndarray(format="bgr24"))
+                break
+    return path
+
+
+def test_calibrate_camera_never_writes_its_picture_over_the_photo_or_a_users_file(
+        table_photo, tmp_path):
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(table_photo.read_bytes())
+    mine = tmp_path / "holiday.png"
+    mine.write_bytes(b"the user's own picture")
+    for picture in (photo, mine):
+        line = one_error_line(run("calibrate", "camera", "--from", photo,
+                                  "--out", tmp_path / "room.toml", "--picture", picture))
+        assert f"--picture {picture}" in line and "give a new name" in line
+    assert photo.read_bytes() == table_photo.read_bytes()
+    assert mine.read_bytes() == b"the user's own picture"
+    assert not (tmp_path / "room.toml").exists()  # refused before anything was written
+    done = run("calibrate", "camera", "--from", photo, "--out", tmp_path / "room.toml")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "room.camera.png").exists()
+    again = run("calibrate", "camera", "--from", photo, "--out", tmp_path / "room.toml")
+    assert again.returncode == 0, again.stderr  # its own picture of before is replaced
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (("--seat0-angle", "nan"), "--seat0-angle nan: give degrees"),
+    (("--seat0-angle", "1e308"), "--seat0-angle 1e+308: give degrees"),
+    (("--seat-angles", "90,90,1,2"), "two seats have the same direction"),
+    (("--seat-angles", "nan,1,2,3"), "angles are degrees"),
+    (("--table-corners", "412,300,868,302,930,520,350,516", "--rectangle", "nan,1"),
+     "give plain numbers"),
+    (("--picture", "pic.txt"), "give a .png or .jpg name"),
+])
+def test_calibrate_camera_numbers_that_cannot_hold_are_one_line(table_photo, tmp_path, args,
+                                                                 words):
+    line = one_error_line(run("calibrate", "camera", "--from", table_photo,
+                              "--out", tmp_path / "room.toml", *args))
+    assert words in line
+    assert not (tmp_path / "room.toml").exists()
+
+
+def test_calibrate_camera_at_nan_or_before_the_start_is_one_line(tmp_path):
+    for at in ("nan", "-1"):
+        line = one_error_line(run("calibrate", "camera", "--from", DEMO, "--at", at,
+                                  "--out", tmp_path / "room.toml"))
+        assert "give a moment in seconds from the start" in line and "(0 to 130.0)" in line
