@@ -18,7 +18,7 @@ from referee import messages
 from referee.cards import Card
 from referee.events import CORRECTION_KINDS, CardPlayed, Confirm, Correction, Event, Undo
 from referee.game import Game
-from referee.reorder import REORDER_WINDOW_S, TIME_SLACK_S, ReorderBuffer
+from referee.reorder import REORDER_WINDOW_S, ReorderBuffer
 from referee.rulings import Ruling, info, is_sure
 
 PenaltyKey = tuple[str, int | None, str | None, float]
@@ -56,7 +56,7 @@ class Session:
     def advance(self, now: float) -> list[Ruling]:
         """The session clock reads `now` (live: monotonic time): release what is old enough and
         fire deadlines up to the buffer's horizon."""
-        horizon = now - self.buffer.window_s - TIME_SLACK_S
+        horizon = now - self.buffer.window_s
         rulings = self._observe(self.buffer.release_before(horizon))
         if self._fired_before is None or horizon > self._fired_before:
             self._fired_before = horizon
