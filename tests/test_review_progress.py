@@ -212,3 +212,32 @@ def test_parallel_reviews_take_a_card_reader_that_cannot_be_pickled(rendered, tm
     assert failures == [] and len(results) == 2
     assert results[0].rulings == results[1].rulings
     assert [e.card for e in results[0].events if e.kind == "card"]  # read by `read`
+
+
+def test_a_review_writes_only_into_its_own_folders(rendered, tmp_path):
+    # A user's folder of the footage's name, and the folder the footage itself lies in (a
+    # review of an earlier review's annotated.mp4), are left as they were: the review goes to
+    # the next free name.
+    clip, profile, reader = rendered
+    out = tmp_path / "out"
+    mine = out / "game"
+    mine.mkdir(parents=True)
+    (mine / "report.html").write_text("the user's own report")
+    footage = shutil.copy(clip, tmp_path / "game.mp4")
+    _, failures = run_reviews([type(clip)(footage)], out, reader, profile=profile,
+                              dealer=1, quiet=True, annotate=False)
+    assert failures == [] and (mine / "report.html").read_text() == "the user's own report"
+    assert sorted(p.name for p in out.iterdir()) == ["game", "game-2"]
+    assert (out / "game-2" / "report.html").exists()
+    _, failures = run_reviews([type(clip)(footage)], out, reader, profile=profile, dealer=1,
+                              quiet=True, annotate=False)  # its own earlier folder: replaced
+    assert failures == []
+    assert sorted(p.name for p in out.iterdir()) == ["game", "game-2"]
+    before = clip.read_bytes()
+    nested = tmp_path / "inp" / "annotated"
+    nested.mkdir(parents=True)
+    footage = shutil.copy(clip, nested / "annotated.mp4")
+    _, failures = run_reviews([type(clip)(footage)], tmp_path / "inp", reader,
+                              profile=profile, dealer=1, quiet=True)
+    assert failures == [] and (nested / "annotated.mp4").read_bytes() == before
+    assert (tmp_path / "inp" / "annotated-2" / "annotated.mp4").exists()

@@ -19,6 +19,23 @@ from referee.events import Event
 from vision.frames import media_time_s
 
 ANNOTATED_PART = "annotated.part.mp4"
+
+REVIEW_MARK = ".bruno-review"
+"""Marks a folder a review made: a review writes only into a folder it made (or a folder of
+an earlier review), never into the user's own folder of the same name."""
+
+REVIEW_FILES = ("events.jsonl", "rulings.jsonl", "report.html", "annotated.mp4", ANNOTATED_PART,
+                REVIEW_MARK)
+"""Every file a review writes into its folder."""
+
+
+def make_review_folder(folder: Path) -> None:
+    """Make `folder` (if missing) and mark it as a review's."""
+    folder.mkdir(parents=True, exist_ok=True)
+    mark = folder / REVIEW_MARK
+    if not mark.exists():
+        mark.write_text("bruno review wrote this folder; a review of the same footage "
+                        "replaces its files.\n", encoding="utf-8")
 """The annotated video while it is written; renamed to annotated.mp4 once whole."""
 
 ENVELOPE_RATE_HZ = 16_000
@@ -135,7 +152,7 @@ def write_review_folder(folder: str | Path, video: str | Path, game: dict,
     `progress`: called with the seconds of footage annotated so far while the annotated video
     is written (see `write_annotated_video`); never called when not annotating."""
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    make_review_folder(folder)
     paths = {name: folder / name for name in
              ("events.jsonl", "rulings.jsonl", "report.html", "annotated.mp4")}
     write_jsonl(paths["events.jsonl"], [game, *(event.to_dict() for event in events)])

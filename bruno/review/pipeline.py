@@ -277,9 +277,9 @@ def _footage_duration_s(footage: Path) -> float | None:
 
 def _annotating_along(footage: Path, folder: Path, overlay: Overlay,
                       referee: RefereeAsItGoes, full_size: bool) -> AnnotatingAlong:
-    from bruno.review.outputs import ANNOTATED_PART
+    from bruno.review.outputs import ANNOTATED_PART, make_review_folder
 
-    folder.mkdir(parents=True, exist_ok=True)
+    make_review_folder(folder)
     try:
         return AnnotatingAlong(footage, folder / ANNOTATED_PART, overlay, referee,
                                full_size=full_size)

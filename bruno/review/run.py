@@ -32,6 +32,7 @@ from rich.table import Column
 from bruno.errors import UserError
 from bruno.review.footage import forked_pool
 from bruno.review.notes import NotesError, read_notes
+from bruno.review.outputs import REVIEW_FILES, REVIEW_MARK
 from bruno.review.pipeline import ReviewError, ReviewOutcome, ReviewProgress, review_footage
 from bruno.rulings_table import counted
 from calibration.profile import ProfileError
@@ -71,13 +72,22 @@ def incomplete_line(footage: Path, error: str) -> str:
             f"{INCOMPLETE_EXIT_CODE}): it covers what came before the break")
 
 
-def _folder_for(out: Path, footage: Path, taken: set[str]) -> Path:
-    """One subfolder per file, named after it (numbered when two files share a name)."""
+def _folder_for(out: Path, footage: Path, taken: set[str], reading: set[Path]) -> Path:
+    """One subfolder per file, named after it; numbered when two files share a name, when a
+    folder (or file) of that name is not an earlier review's, or when one of the review's
+    files there would be a file this run reads (`reading`: the footage, notes and profile)."""
     name, number = footage.stem, 2
-    while name in taken:
+    while name in taken or not _ours_to_write(out / name, reading):
         name, number = f"{footage.stem}-{number}", number + 1
     taken.add(name)
     return out / name
+
+
+def _ours_to_write(folder: Path, reading: set[Path]) -> bool:
+    if folder.exists() and not (folder.is_dir() and (
+            (folder / REVIEW_MARK).is_file() or not any(folder.iterdir()))):
+        return False
+    return not any((folder / name).resolve() in reading for name in REVIEW_FILES)
 
 
 def _review_one(footage: Path, folder: Path, read_card: CardReader, options: dict,
@@ -283,7 +293,8 @@ def run_reviews(footage: list[Path], out: Path, read_card: CardReader, *,
         if not path.is_file():
             raise UserError(f"{path}: no such file")
     taken: set[str] = set()
-    plan = [(path, _folder_for(out, path, taken)) for path in footage]
+    reading = {path.resolve() for path in [*footage, notes, profile] if path is not None}
+    plan = [(path, _folder_for(out, path, taken, reading)) for path in footage]
     options = dict(profile=profile, players=players, dealer=dealer, variant=variant,
                    notes=notes, annotate=annotate, full_size_video=full_size_video,
                    settings=settings)
