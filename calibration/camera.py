@@ -25,8 +25,8 @@ from calibration.profile import (
     ProfileError,
     RoomProfile,
     describe_validation_error,
-    dump_profile,
     load_profile,
+    write_profile,
 )
 
 DEFAULT_SEAT0_ANGLE_DEG = 90.0
@@ -185,6 +185,5 @@ def save_camera_section(path: str | Path, camera: CameraProfile) -> RoomProfile:
     profile = load_profile(path) if path.exists() else RoomProfile()
     section = camera.model_dump(mode="json", exclude_none=True)
     updated = profile.model_copy(update={"camera": section})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dump_profile(updated), encoding="utf-8")
+    write_profile(path, updated)
     return updated

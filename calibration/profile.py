@@ -140,6 +140,15 @@ def save_mic_section(path: str | Path, mic: MicProfile) -> RoomProfile:
     path = Path(path)
     profile = load_profile(path) if path.exists() else RoomProfile()
     updated = profile.model_copy(update={"mic": mic})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dump_profile(updated), encoding="utf-8")
+    write_profile(path, updated)
     return updated
+
+
+def write_profile(path: Path, profile: RoomProfile) -> None:
+    """Write the whole profile to `path`; ProfileError (one line) when it cannot be."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(dump_profile(profile), encoding="utf-8")
+    except OSError as error:
+        raise ProfileError(f"{path}: cannot write the profile ({error.strerror or error}); "
+                           "give a file in a folder you can write to") from None

@@ -82,3 +82,12 @@ def test_calibrate_camera_at_nan_or_before_the_start_is_one_line(tmp_path):
         line = one_error_line(run("calibrate", "camera", "--from", DEMO, "--at", at,
                                   "--out", tmp_path / "room.toml"))
         assert "give a moment in seconds from the start" in line and "(0 to 130.0)" in line
+
+
+def test_a_profile_that_cannot_be_written_is_one_line(table_photo, tmp_path):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    line = one_error_line(run("calibrate", "camera", "--from", table_photo,
+                              "--out", blocked / "room.toml", "--picture",
+                              tmp_path / "room.camera.png"))
+    assert f"{blocked / 'room.toml'}: cannot write the profile" in line

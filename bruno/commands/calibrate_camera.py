@@ -104,9 +104,6 @@ def camera(
         save_camera_section(out, proposal)
     except (FrameSourceError, CameraCalibrationError, ProfileError) as error:
         raise UserError(str(error)) from None
-    except OSError as error:
-        raise UserError(f"{out}: cannot write the profile ({error.strerror}); give --out a "
-                        "file in a folder you can write to") from None
     if json_out:
         print(json.dumps(proposal.model_dump(mode="json", exclude_none=True)))
     else:
