@@ -24,7 +24,7 @@ from audio.knock_classifier import (
 )
 from audio.knock_score import KnockModel, knock_confidence
 from audio.spectral import FrameAnalyser, level_db
-from calibration.profile import KnockClassifierCalibration, MicProfile
+from calibration.profile import KnockClassifierCalibration, MicProfile, ProfileError
 
 #: Seconds of quiet at the start of the protocol.
 QUIET_S = 5.0
@@ -229,9 +229,17 @@ def _classifier_calibration(classifier: KnockClassifier | None, knocks: list[Ver
 
 
 def room_calibration_for(mic: MicProfile | None) -> RoomCalibration | None:
-    """The classifier's room calibration from a profile's [mic] section (None: none there)."""
+    """The classifier's room calibration from a profile's [mic] section (None: none there).
+    ProfileError when it was measured with another knock model than the one installed (its
+    prototype is not of this model's embedding)."""
     if mic is None or mic.classifier is None:
         return None
+    classifier = default_classifier()
+    size = len(mic.classifier.prototype)
+    if classifier is not None and size != classifier.embedding_size:
+        raise ProfileError(f"the profile's [mic.classifier] prototype has {size} numbers, the "
+                           f"installed knock model's {classifier.embedding_size}: it was "
+                           "measured with another model; run `bruno calibrate mic` again")
     separation = mic.classifier.separation
     return RoomCalibration.from_dict({**mic.classifier.model_dump(),
                                       "separation": float("nan") if separation is None

@@ -265,6 +265,9 @@ class KnockClassifier:
         mean = json.loads(meta.get("embedding_mean", "[]"))
         self._embedding_mean = np.asarray(mean, np.float32) if mean else 0.0
         self._inputs = [i.name for i in self._session.get_inputs()]
+        embedding = next(o for o in self._session.get_outputs() if o.name == "embedding")
+        #: The length of an onset's embedding (a room's prototype must be as long).
+        self.embedding_size = int(embedding.shape[-1])
 
     def patch(self, samples: np.ndarray, onset_index: int) -> np.ndarray:
         """The log-mel patch of the onset at `onset_index` in 16 kHz `samples`."""

@@ -1,6 +1,8 @@
 """The room profile's [mic] section: written by calibration, read back the same, and refused
 with a one-line error naming the bad field when it is wrong."""
 
+from pathlib import Path
+
 import pytest
 import soundfile
 
@@ -24,6 +26,8 @@ from calibration.profile import (
 )
 from evaluation.matching import match_onsets
 from synth.sounds import clap, knock, noise, place
+
+DEMO = Path(__file__).resolve().parents[1] / "examples" / "demo" / "demo.mp4"
 
 MIC = MicProfile(
     noise_floor_db=-60.0, knock_strength_db=50.0, weakest_knock_strength_db=47.5,
@@ -231,14 +235,37 @@ def test_a_profile_of_4_5_december_with_its_higher_line_still_loads_and_the_line
     import numpy as np
 
     from audio.calibration import room_calibration_for
-    from audio.knock_classifier import Verdict
+    from audio.knock_classifier import Verdict, default_classifier
     from calibration.profile import KnockClassifierCalibration
 
-    written = KnockClassifierCalibration(prototype=[1.0, 0.0, 0.0], min_similarity=0.8,
+    size = default_classifier().embedding_size if default_classifier() else 3
+    unit = np.eye(size)
+    written = KnockClassifierCalibration(prototype=list(unit[0]), min_similarity=0.8,
                                          threshold=0.0, near_threshold=-2.0, separation=3.0,
                                          far_similarity=0.5, far_threshold=2.0)
     mic = MicProfile(**{**MIC.model_dump(), "classifier": written})
     again = parse_profile(dump_profile(RoomProfile(mic=mic))).mic
     room = room_calibration_for(again)
     # an onset unlike the five knocks, over the default line: still a knock
-    assert room.margin(Verdict(1.0, np.array([0.0, 1.0, 0.0]))) == 1.0
+    assert room.margin(Verdict(1.0, unit[1])) == 1.0
+
+
+def test_a_profile_measured_with_another_knock_model_is_refused_in_one_line(tmp_path):
+    import subprocess
+    import sys
+
+    from audio.knock_classifier import default_classifier
+    from calibration.profile import KnockClassifierCalibration
+
+    if default_classifier() is None:
+        pytest.skip("the knock classifier is not installed")
+    other = KnockClassifierCalibration(prototype=[1.0, 0.0], min_similarity=0.8,
+                                       threshold=0.0, near_threshold=-2.0, separation=3.0)
+    path = tmp_path / "room.toml"
+    path.write_text(dump_profile(RoomProfile(mic=MicProfile(
+        **{**MIC.model_dump(), "classifier": other}))))
+    done = subprocess.run([sys.executable, "-m", "bruno", "listen", str(DEMO), "--profile",
+                           str(path)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert "prototype has 2 numbers" in line and "run `bruno calibrate mic` again" in line

@@ -45,9 +45,14 @@ def listen(
 
     if mic == (source is not None):
         raise UserError("give either a sound/video file or --mic (not both, not neither)")
+    from calibration.profile import ProfileError
+
     mic_section = _mic_section(profile)
-    detector = KnockDetector(model=knock_model_for(mic_section),
-                             room=room_calibration_for(mic_section))
+    try:
+        room = room_calibration_for(mic_section)
+    except ProfileError as error:
+        raise UserError(f"{profile}: {error}") from None
+    detector = KnockDetector(model=knock_model_for(mic_section), room=room)
     if device is None and mic_section is not None:
         device = mic_section.device  # the microphone the room was calibrated with
     try:

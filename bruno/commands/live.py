@@ -122,6 +122,7 @@ def _prepare(camera: str | None, mic: str | None, no_mic: bool, profile: Path | 
     from bruno.live import sources
     from bruno.live.clock import SessionClock
     from bruno.live.journal import JournalError, read_journal
+    from calibration.profile import ProfileError
     from referee.eventlog import GameSetup
     from referee.events import EventError
     from vision.frames import FrameSourceError
@@ -170,7 +171,10 @@ def _prepare(camera: str | None, mic: str | None, no_mic: bool, profile: Path | 
                 message += "; or referee without knocks: --no-mic"
             raise UserError(message) from None
         table.knock_model = knock_model_for(mic_section)
-        table.knock_room = room_calibration_for(mic_section)
+        try:
+            table.knock_room = room_calibration_for(mic_section)
+        except ProfileError as error:
+            raise UserError(f"{profile_path}: {error}") from None
         if mic_section is None and not spec.is_recording:
             table.notes.append("No microphone calibration: the knock detector uses its defaults; "
                                "`bruno calibrate mic` measures this room's knocks.")
