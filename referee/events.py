@@ -33,7 +33,7 @@ class Event:
     last in the JSON line; the referee never looks at it."""
     kind: ClassVar[str] = ""
     # Order at equal `t`, so that any arrival order of simultaneous events replays the same.
-    order: ClassVar[int] = 9
+    order: ClassVar[int] = 11
 
     def fields(self) -> dict[str, Any]:
         """The JSON fields after `t` and `kind`, in schema order."""
@@ -49,6 +49,9 @@ class Event:
         """A total order: time first, then a fixed order of kinds and contents. This is the
         one order of events: the referee's reorder buffer and every merged log use it."""
         return (self.t, self.order, str(self.fields()))
+
+
+_CALL_RANK = {"stop": 0, "go": 2}
 
 
 def in_time_order(*streams: Iterable[Event]) -> list[Event]:
@@ -153,6 +156,11 @@ class Call(Event):
     def fields(self) -> dict[str, Any]:
         return {"seat": self.seat, "word": self.word}
 
+    def sort_key(self) -> tuple:
+        """As any event's, but at one moment STOP comes before every other call and GO after
+        them: a STOP and a GO together leave the clock running."""
+        return (self.t, self.order, _CALL_RANK.get(self.word, 1), str(self.fields()))
+
 
 @dataclass(frozen=True, slots=True)
 class ColorNamed(Event):
@@ -225,7 +233,7 @@ class Undo(Event):
 
     ruling_t: float | None = None
     kind: ClassVar[str] = "undo"
-    order: ClassVar[int] = 8
+    order: ClassVar[int] = 9
 
     def fields(self) -> dict[str, Any]:
         return {} if self.ruling_t is None else {"ruling_t": self.ruling_t}
@@ -238,7 +246,7 @@ class Confirm(Event):
 
     ruling_t: float | None = None
     kind: ClassVar[str] = "confirm"
-    order: ClassVar[int] = 8
+    order: ClassVar[int] = 10
 
     def fields(self) -> dict[str, Any]:
         return {} if self.ruling_t is None else {"ruling_t": self.ruling_t}

@@ -29,6 +29,7 @@ from referee.events import (
     Swap,
 )
 from referee.missed import MissedObservations
+from referee.reorder import TIME_SLACK_S
 from referee.rule_texts import BRUNO_RULE_TEXTS
 from referee.rules import RuleSet
 from referee.rulings import Ruling, info, penalty
@@ -342,8 +343,13 @@ class Game(MissedObservations):
     def continues_play(self, seat: int, card: Card, t: float) -> bool:
         """Whether `card`, from the seat that has just played (whose turn it may no longer be),
         is one more card of that same play rather than a second card (DrukUNO's multi-card
-        plays). Bruno: never; B4's pairs are insticks."""
-        return False
+        plays). Bruno: B4's pairs are insticks, and so are its zeros of other colours (b) while
+        `zero_instick_any_color` is on; with it off, such a zero after the zeros the seat has
+        just played is one more card of its turn."""
+        s = self.state
+        return not self.rules.zero_instick_any_color and card.is_zero \
+            and seat == s.streak_seat and bool(s.streak_cards) \
+            and all(c.is_zero and c.color != card.color for c in s.streak_cards)
 
     def play_on_from_instick(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
         """After an instick by a seen seat has been laid: where play goes on. Bruno (B7): the
@@ -524,12 +530,16 @@ class Game(MissedObservations):
 
     def _on_knock(self, event: Knock, out: list[Ruling]) -> None:
         t = event.t
+        # B11: while the table is stopped the windows stand still, so a knock heard then
+        # counts (their deadlines move on only at GO).
+        paused = self._clock.paused_at is not None
         for obligation in self.obligations:  # oldest card first: it gets the knock
-            if obligation.opens <= t <= obligation.deadline:
+            if obligation.opens - TIME_SLACK_S <= t and (
+                    paused or t <= obligation.deadline + TIME_SLACK_S):
                 self.obligations.remove(obligation)
                 return
         # No card needs it yet: a card coming to rest just after it may (knock_before_s).
-        horizon = t - self.rules.knock_before_s
+        horizon = t - self.rules.knock_before_s - TIME_SLACK_S
         self.free_knocks = [k for k in self.free_knocks if k >= horizon]
         self.free_knocks.append(t)
 
@@ -608,8 +618,13 @@ class Game(MissedObservations):
                 self._too_slow(turn, t, out)
 
     def _on_color(self, event: ColorNamed, out: list[Ruling], t: float | None = None) -> None:
+        """A colour named: the top wild's, or one about to land (`t`: it landed, at `t`).
+        Another seat's colour once the top wild's player has named one is for that seat's
+        own wild, about to land (B2: the colour is the one the wild's player names)."""
         s = self.state
-        if not s.in_round or s.top is None or not s.top.is_black:
+        for_next = t is None and s.active_color is not None and event.seat is not None \
+            and s.top_seat is not None and event.seat != s.top_seat
+        if not s.in_round or s.top is None or not s.top.is_black or for_next:
             self.early_color = event  # perhaps for a wild about to land
             return
         s.active_color = event.color
@@ -815,7 +830,7 @@ class Game(MissedObservations):
             confidence=self._card_confidence,
         )
         for i, knock_t in enumerate(self.free_knocks):
-            if knock_t >= opens:
+            if knock_t >= opens - TIME_SLACK_S:
                 del self.free_knocks[i]  # heard just before the card: it counts for it
                 return
         self.obligations.append(obligation)
@@ -851,8 +866,9 @@ class Game(MissedObservations):
         if not self.obligations and (seg is None or seg > t):
             return  # the common case: nothing is due
         while True:
+            # (A knock stamped a float's rounding past its window's end is in time.)
             due = [o for o in self.obligations
-                   if o.deadline < t or (inclusive and o.deadline == t)]
+                   if o.deadline < t - TIME_SLACK_S or (inclusive and o.deadline <= t)]
             knock = min(due, key=lambda o: (o.deadline, o.card_t)) if due else None
             seg = self._seg_deadline()
             seg_due = seg is not None and (seg < t or (inclusive and seg == t))

@@ -111,7 +111,7 @@ def match_over(leaders: list[int], total: int) -> str:
 
 def withdrawn(seat: int | None, rule_words: str, card: Card | None) -> str:
     of_card = f" ({card.name})" if card is not None else ""
-    who = "nobody" if seat is None else f"seat {seat}"
+    who = "whoever played it" if seat is None else f"seat {seat}"
     return f"Withdrawn: the {rule_words}{of_card}; {who} takes no penalty cards."
 
 

@@ -125,6 +125,11 @@ _KINDS: dict[str, tuple[type, bool]] = {
 }
 
 
+_AT_LEAST: dict[str, float] = {"seg_after_s": 1.0}
+"""Least values: a SEG clock under a second would rule every turn too slow before anyone could
+play (at 0 the next turn's SEG falls due at once, for ever; null turns SEG off)."""
+
+
 def _checked(name: str, value: Any) -> Any:
     if name not in _KINDS:
         known = ", ".join(RuleSet.setting_names())
@@ -142,6 +147,9 @@ def _checked(name: str, value: Any) -> Any:
         raise RuleSetError(f"setting {name!r} must be a number, got {value!r}")
     if value < 0:
         raise RuleSetError(f"setting {name!r} must not be negative, got {value!r}")
+    if value < _AT_LEAST.get(name, 0):
+        raise RuleSetError(f"setting {name!r} must be at least {_AT_LEAST[name]:g}, got "
+                           f"{value!r}")
     if kind is int:
         if value != int(value):
             raise RuleSetError(f"setting {name!r} must be a whole number, got {value!r}")

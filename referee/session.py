@@ -75,14 +75,13 @@ class Session:
 
     def _observe(self, events: Iterable[Event]) -> list[Ruling]:
         rulings: list[Ruling] = []
-        remember = self.history.append
         for event in events:
             if event.kind in CORRECTION_KINDS:
                 # Deadlines that passed before the correction fire first, as for any event.
                 rulings += self._stand(self.game.advance_before(event.t))
-                rulings += self._amend(event)
+                rulings += self._amend(event)  # (a new history list: looked up each time)
             else:
-                remember(event)
+                self.history.append(event)
                 said = self.game.observe(event)  # the game is replaced by a correction
                 if said:
                     rulings += self._stand(said)

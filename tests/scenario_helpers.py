@@ -25,8 +25,9 @@ def call(t: float, word: str, seat: int | None = None) -> dict[str, Any]:
     return {"t": t, "kind": "call", "seat": seat, "word": word}
 
 
-def color(t: float, letter: str) -> dict[str, Any]:
-    return {"t": t, "kind": "color", "color": letter}
+def color(t: float, letter: str, seat: int | None = None) -> dict[str, Any]:
+    named = {"t": t, "kind": "color", "color": letter}
+    return named if seat is None else {**named, "seat": seat}
 
 
 def removed(t: float, token: str) -> dict[str, Any]:

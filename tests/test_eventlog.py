@@ -97,6 +97,7 @@ def test_a_malformed_line_is_named_with_its_number_and_what_is_wrong(line, compl
         ('{"t": 0, "kind": "game", "variant": "poker"}', "unknown variant 'poker'"),
         ('{"t": 0, "kind": "game", "seg_after": 8}', "unknown setting 'seg_after'"),
         ('{"t": 0, "kind": "game", "penalty_cards": "two"}', "must be a number"),
+        ('{"t": 0, "kind": "game", "seg_after_s": 0}', "'seg_after_s' must be at least 1"),
     ],
 )
 def test_a_bad_game_line_is_refused(game, complaint):

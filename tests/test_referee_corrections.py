@@ -164,3 +164,27 @@ def test_a_correction_in_the_second_round_rules_the_first_with_its_own_dealer(va
                       variant=variant)
     assert penalties(rulings) == []
     assert infos(rulings, "corrected")[0]["card"] == "g_7"
+
+
+def test_events_released_with_a_correction_are_kept_for_the_next_one():
+    # The card at 3.2 comes out of the reorder buffer together with the correction at 3:
+    # ruled again at 6, the game must still hold it (else seat 3's card at 5 is out of turn).
+    rulings = referee(card(1, "r_5", 0), card(2, "r_6", 3), correct(3, seat=1),
+                      card(3.2, "r_7", 2), card(5, "r_8", 3), correct(6, card="r_8"))
+    assert penalties(rulings) == [("out_of_turn", 3)]  # the first, withdrawn at 3
+    assert [w["t"] for w in infos(rulings, "withdrawn")] == [3]
+
+
+def test_an_undo_and_a_confirm_at_one_moment_rule_the_same_in_either_order():
+    # Undo comes before confirm (DESIGN.md), so the penalty is withdrawn and nothing is left
+    # to confirm, whichever the table's tools sent first.
+    unsure = [card(1, "r_5", 0), card(2, "r_6", 2, seat_confidence=0.5)]
+    first = referee(*unsure, undo(5), confirm(5))
+    assert first == referee(*unsure, confirm(5), undo(5))
+    assert [w["seat"] for w in infos(first, "withdrawn")] == [2]
+
+
+def test_a_withdrawn_penalty_of_an_unseen_seat_says_whoever_played_it():
+    rulings = referee(card(1, "r_5", 0), card(2, "b_6", None), undo(3))
+    (withdrawn,) = infos(rulings, "withdrawn")
+    assert withdrawn["message"].endswith("whoever played it takes no penalty cards.")

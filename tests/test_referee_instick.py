@@ -128,6 +128,22 @@ def test_a_knock_exactly_at_the_end_of_the_window_still_counts():
     assert penalties(referee(card(1, "r_5", 0), card(2, "r_0", 1), knock(3.5))) == []
 
 
+def test_knocks_exactly_on_the_window_edges_count_whatever_the_floats_make_of_them():
+    # 2.2 - 0.3 is 1.9000000000000001 and 3.03 + 1.5 is 4.529999999999999.
+    assert penalties(referee(card(1, "r_5", 0), knock(1.9), card(2.2, "r_0", 1))) == []
+    assert penalties(referee(card(1, "r_5", 0), card(3.03, "r_0", 1), knock(4.53))) == []
+
+
+def test_with_zero_insticks_by_colour_a_turns_zeros_of_other_colours_are_still_one_turn():
+    # B4 (b): any number of zeros of different colours in one turn, a knock for each (B8).
+    rulings = referee(card(1, "r_5", 0), card(2, "r_0", 1), knock(2.1), card(2.5, "g_0", 1),
+                      knock(2.6), card(4, "g_3", 2), zero_instick_any_color=False)
+    assert penalties(rulings) == []
+    rulings = referee(card(1, "r_5", 0), card(2, "r_0", 1), knock(2.1), card(2.5, "g_0", 1),
+                      card(4, "g_3", 2), zero_instick_any_color=False)
+    assert penalties(rulings) == [("missed_knock", 1)]
+
+
 def test_the_knock_window_is_a_setting():
     rulings = referee(card(1, "r_5", 0), card(2, "r_0", 1), knock(3.6), knock_after_s=2.0)
     assert penalties(rulings) == []

@@ -195,3 +195,12 @@ def test_a_colour_named_just_before_the_wild_comes_to_rest_counts_for_it():
 def test_a_colour_named_long_before_a_wild_does_not_count_for_it():
     rulings = referee(card(1, "r_5", 0), color(1.0, "b"), card(4, "wild", 1), card(5, "g_3", 2))
     assert penalties(rulings) == [] and infos(rulings, "color") == []
+
+
+def test_a_colour_another_seat_names_is_for_its_own_wild_not_the_wild_on_the_pile():
+    # B2: the colour is the one the wild's player names; seat 0's green is for its own wild.
+    named = [card(1, "r_5", 0), card(5, "wild", 1), color(5.3, "b", 1), color(7.5, "g", 0)]
+    assert penalties(referee(*named, card(7.7, "b_4", 2))) == []
+    # ... and that wild, landing within a second, takes it (a red 3 on it is then illegal).
+    assert penalties(referee(*named, card(8.0, "wild", 0), knock(8.1),
+                             card(9, "r_3", 1))) == [("illegal_card", 1)]

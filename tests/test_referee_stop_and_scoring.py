@@ -35,6 +35,22 @@ def test_a_missing_knock_is_still_ruled_after_the_pause():
     assert rulings[-2]["t"] == pytest.approx(21.0)
 
 
+def test_a_knock_heard_during_the_pause_counts():
+    # B11: "A knock heard during the pause counts", however long the pause.
+    rulings = referee(card(1, "r_5", 0), card(2, "r_0", 1), call(2.5, "stop", 0), knock(4),
+                      call(10, "go", 0), card(12, "r_3", 2))
+    assert penalties(rulings) == []
+
+
+def test_a_stop_and_a_go_at_one_moment_leave_the_clocks_running():
+    # Whatever order they arrive in, STOP comes first: no pause is left standing.
+    for calls in ((call(2, "stop", 1), call(2, "go", 1)), (call(2, "go", 1), call(2, "stop", 1))):
+        rulings = referee(card(1, "r_5", 0), *calls, card(3, "r_0", 1), card(30, "r_3", 2),
+                          seg_after_s=8)
+        assert ("missed_knock", 1) in penalties(rulings)
+        assert ("too_slow", 2) in penalties(rulings)
+
+
 # S1 / S2 --------------------------------------------------------------------------------------
 
 def test_the_rules_example_scores_104_rounded_up_to_110():
