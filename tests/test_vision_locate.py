@@ -2,6 +2,7 @@
 
 import cv2
 import numpy as np
+import pytest
 
 from synth.render import render_scene
 from vision.locate import _complete_cut_card, locate
@@ -48,3 +49,8 @@ def test_white_cards_on_pale_tables_are_outlined():
         card = next(c for c in cards if c.token == token)
         best = max(_iou(c.quad, card.quad) for c in locate(img))
         assert best > 0.8, (seed, token, best)
+
+
+@pytest.mark.parametrize("shape", [(2, 5000, 3), (5000, 3, 3), (1, 1, 3)])
+def test_a_photo_too_thin_to_hold_a_card_gives_no_quads_not_an_error(shape):
+    assert locate(np.zeros(shape, np.uint8)) == []

@@ -194,8 +194,9 @@ def locate(image: np.ndarray, max_side: int = DETECT_MAX_SIDE,
     """
     h, w = image.shape[:2]
     scale = min(1.0, max_side / max(h, w))
-    small = image if scale == 1.0 else cv2.resize(
-        image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
+    small = image if scale == 1.0 else cv2.resize(  # (a strip of a photo keeps a pixel)
+        image, (max(1, round(w * scale)), max(1, round(h * scale))),
+        interpolation=cv2.INTER_AREA)
     sh, sw = small.shape[:2]
     total = float(sh * sw)
     seen = _Seen()
