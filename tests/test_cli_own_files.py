@@ -91,3 +91,12 @@ def test_a_profile_that_cannot_be_written_is_one_line(table_photo, tmp_path):
                               "--out", blocked / "room.toml", "--picture",
                               tmp_path / "room.camera.png"))
     assert f"{blocked / 'room.toml'}: cannot write the profile" in line
+
+
+@pytest.mark.parametrize("command", [("review",), ("live", "--no-mic", "--camera")])
+def test_a_still_photo_given_as_footage_is_one_line(table_photo, tmp_path, command):
+    extra = ("--out", tmp_path / "out") if command == ("review",) else (
+        "--journal", tmp_path / "game.jsonl")
+    line = one_error_line(run(*command, table_photo, *extra))
+    assert "a still photo, not a recording" in line
+    assert not (tmp_path / "game.jsonl").exists()

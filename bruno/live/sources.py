@@ -104,8 +104,12 @@ def open_camera(spec: SourceSpec, clock: SessionClock, stop: threading.Event,
     """Frames from the camera or recording, checked now: a camera that cannot be opened or a
     recording that cannot be read raises FrameSourceError before any thread starts."""
     if spec.path is not None:
+        from vision.frames import IMAGE_SUFFIXES, video_duration_s
+
+        if spec.path.suffix.lower() in IMAGE_SUFFIXES:
+            raise FrameSourceError(f"{spec.path}: a still photo, not a recording; give a video "
+                                   "with --camera FILE, or a camera number")
         frames = paced_video(spec.path, clock, stop, start_at)
-        from vision.frames import video_duration_s
 
         video_duration_s(spec.path)  # opens it: a missing or broken file fails here
         return frames

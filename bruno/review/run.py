@@ -38,7 +38,7 @@ from bruno.rulings_table import counted
 from calibration.profile import ProfileError
 from referee.eventlog import dumps
 from referee.words import Words
-from vision.frames import FrameSourceError, video_duration_s
+from vision.frames import IMAGE_SUFFIXES, FrameSourceError, video_duration_s
 from vision.pile_watcher import CardReader
 
 PASSES = ("watch",)
@@ -292,6 +292,9 @@ def run_reviews(footage: list[Path], out: Path, read_card: CardReader, *,
     for path in footage:
         if not path.is_file():
             raise UserError(f"{path}: no such file")
+        if path.suffix.lower() in IMAGE_SUFFIXES:
+            raise UserError(f"{path}: a still photo, not a recording of a game; "
+                            f"`bruno identify {path}` reads the cards in a photo")
     taken: set[str] = set()
     reading = {path.resolve() for path in [*footage, notes, profile] if path is not None}
     plan = [(path, _folder_for(out, path, taken, reading)) for path in footage]
