@@ -86,3 +86,16 @@ def test_a_profile_with_a_bad_field_is_refused_by_listen(tmp_path, knocks_wav):
     profile.write_text("version = 1\n[mic]\nnoise_floor_db = 'loud'\n")
     result = bruno("listen", "--profile", str(profile), str(knocks_wav))
     assert result.returncode == 2 and "mic.noise_floor_db" in result.stderr
+
+
+def test_a_video_cut_short_says_where_its_sound_ends_and_exits_3(tmp_path):
+    demo = ROOT / "examples" / "demo" / "demo.mp4"
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(demo.read_bytes()[: demo.stat().st_size // 3])
+    result = bruno("listen", str(cut))
+    assert result.returncode == 3, result.stderr
+    (warning,) = result.stderr.strip().splitlines()
+    assert warning.startswith(f"bruno: warning: {cut}: the sound ends at ")
+    assert "of the 130.0 s the file states" in warning
+    whole = bruno("listen", str(demo))
+    assert whole.returncode == 0 and whole.stderr == ""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bruno.errors import UserError
+from bruno.errors import INCOMPLETE_EXIT_CODE, UserError
 from referee.eventlog import dumps
 
 if TYPE_CHECKING:  # the audio stack (numpy, PyAV, pydantic) loads only when listening
@@ -92,15 +92,30 @@ def _listen_file(detector: KnockDetector, path: Path, json_out: bool) -> None:
     from audio.sources import open_recording
 
     opened = open_recording(path, DETECTOR_RATE_HZ, RECORDING_BLOCK_SAMPLES)
-    blocks = opened.blocks
+    heard_to = [0.0]  # where the sound ended: a file cut short ends before its stated length
+
+    def blocks_heard():
+        for block in opened.blocks:
+            heard_to[0] = max(heard_to[0], block.t_s + block.duration_s)
+            yield block
+
     show_progress = (opened.duration_s or 0) >= PROGRESS_MIN_S and sys.stderr.isatty()
     count = 0
-    for knock in _knocks(detector, _with_progress(blocks, opened.duration_s, show_progress)):
+    for knock in _knocks(detector, _with_progress(blocks_heard(), opened.duration_s,
+                                                  show_progress)):
         _print_knock(knock, json_out)
         count += 1
+    stated = opened.duration_s
+    short = stated is not None and heard_to[0] < stated - max(1.0, 0.02 * stated)
     if not json_out:
-        seconds = f" in {opened.duration_s:.1f} s" if opened.duration_s else ""
-        print(f"{count} knock{'s' * (count != 1)} heard{seconds} of {opened.description}")
+        seconds = heard_to[0] if short else stated
+        length = f" in {seconds:.1f} s" if seconds is not None else ""
+        print(f"{count} knock{'s' * (count != 1)} heard{length} of {opened.description}")
+    if short:
+        print(f"bruno: warning: {path}: the sound ends at {heard_to[0]:.1f} s of the "
+              f"{stated:.1f} s the file states (cut short or damaged); nothing after that was "
+              "heard", file=sys.stderr)
+        raise typer.Exit(code=INCOMPLETE_EXIT_CODE)
 
 
 def _listen_live(detector: KnockDetector, device: str | None, json_out: bool) -> None:

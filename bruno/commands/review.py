@@ -102,7 +102,8 @@ def review(
             typer.echo(dumps(event))
     else:
         _print_table(footage, prepared.game, log)
-    from bruno.review.run import INCOMPLETE_EXIT_CODE, incomplete_line, no_sound_line
+    from bruno.errors import INCOMPLETE_EXIT_CODE
+    from bruno.review.run import incomplete_line, no_sound_line
 
     for note in [*prepared.setup.notes, *result.notes]:
         print(f"bruno: warning: {note}", file=sys.stderr)

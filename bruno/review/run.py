@@ -29,7 +29,7 @@ from rich.progress import (
 )
 from rich.table import Column
 
-from bruno.errors import UserError
+from bruno.errors import INCOMPLETE_EXIT_CODE, UserError
 from bruno.review.footage import forked_pool
 from bruno.review.notes import NotesError, read_notes
 from bruno.review.outputs import REVIEW_FILES, REVIEW_MARK
@@ -46,10 +46,6 @@ PASSES = ("watch",)
 long; a second pass for the annotated video ("annotate") is added when it happens."""
 
 STAGE_WORDS = {"watch": "watching", "annotate": "annotating"}
-
-INCOMPLETE_EXIT_CODE = 3
-"""The exit code of a review that wrote (or printed) everything but covers only part of a file:
-a damaged video, reviewed up to the break (2 stays for a file that could not be reviewed)."""
 
 
 def no_sound_line(footage: Path, game: Words, events_only: bool = False) -> str | None:
