@@ -17,6 +17,7 @@ names a bad one in a one-line `ProfileError`, and writes it keeping the other se
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -116,6 +117,20 @@ class TablePlane(BaseModel):
             raise ValueError("the plane picture must be at least 16 px each way")
         return size
 
+    @field_validator("homography")
+    @classmethod
+    def _invertible(cls, rows: tuple) -> tuple:
+        # A plane the picture cannot be mapped into (zeros, NaN) would watch nothing.
+        values = [v for row in rows for v in row]
+        if not all(math.isfinite(v) for v in values):
+            raise ValueError("the homography must hold plain numbers")
+        (a, b, c), (d, e, f), (g, h, i) = rows
+        determinant = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+        if abs(determinant) < 1e-12:
+            raise ValueError("the homography maps the picture onto a line or a point "
+                             "(it cannot be inverted)")
+        return rows
+
 
 class CameraProfile(BaseModel):
     """Where to look: the discard pile, the two draw piles, the seats, the card size. With
@@ -130,6 +145,13 @@ class CameraProfile(BaseModel):
     card_height: float = Field(DEFAULT_CARD_HEIGHT, gt=0.02, le=0.8)
     colours: ColourReferences = Field(default_factory=ColourReferences)
     image_size: tuple[int, int] | None = Field(None, description="(h, w) of the calibration frame")
+
+    @field_validator("image_size")
+    @classmethod
+    def _a_picture(cls, size: tuple[int, int] | None) -> tuple[int, int] | None:
+        if size is not None and min(size) < 16:
+            raise ValueError("the calibration frame must be at least 16 px each way")
+        return size
     table_plane: TablePlane | None = None
 
     @field_validator("seat_angles_deg")

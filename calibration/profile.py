@@ -106,7 +106,7 @@ def parse_profile(text: str, source: str = "profile") -> RoomProfile:
     version = data.get("version")
     if version is None:
         raise ProfileError(f"{source}: no 'version' field; is this a room profile?")
-    if version != PROFILE_VERSION:
+    if isinstance(version, bool) or version != PROFILE_VERSION:  # (true == 1 in Python)
         raise ProfileError(
             f"{source}: profile version {version!r} is not supported (this bruno reads "
             f"version {PROFILE_VERSION}); calibrate again"

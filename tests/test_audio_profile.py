@@ -269,3 +269,9 @@ def test_a_profile_measured_with_another_knock_model_is_refused_in_one_line(tmp_
     assert done.returncode == 2 and "Traceback" not in done.stderr
     (line,) = done.stderr.strip().splitlines()
     assert "prototype has 2 numbers" in line and "run `bruno calibrate mic` again" in line
+
+
+def test_a_profile_whose_version_is_true_is_refused():
+    text = dump_profile(RoomProfile(mic=MIC)).replace("version = 1", "version = true")
+    with pytest.raises(ProfileError, match="profile version True is not supported"):
+        parse_profile(text)

@@ -123,6 +123,11 @@ def test_the_camera_section_round_trips_and_keeps_the_mic_section(tmp_path):
     ({"seat_angles_deg": [90.0]}, "camera.seat_angles_deg"),
     ({"card_height": -1}, "camera.card_height"),
     ({"colours": {"table_bgr": [0, 0, 300]}}, "camera.colours.table_bgr"),
+    ({"image_size": [-720, 1280]}, "camera.image_size"),
+    ({"table_plane": {"homography": [[0.0] * 3] * 3, "size": [180, 320]}},
+     "camera.table_plane.homography"),
+    ({"table_plane": {"homography": [[float("nan"), 0, 0], [0, 1, 0], [0, 0, 1]],
+                      "size": [180, 320]}}, "camera.table_plane.homography"),
 ])
 def test_a_bad_field_is_named_in_one_line(patch, field):
     section = TableLayout().camera_profile(4).model_dump(mode="json")
