@@ -104,9 +104,14 @@ def main(args: list[str] | None = None) -> None:
         _error(error.format_message())
         sys.exit(2)
     except (KeyboardInterrupt, typer.Abort):
+        code = INTERRUPTED_EXIT_CODE
+    if code == INTERRUPTED_EXIT_CODE:  # (typer turns Ctrl-C into this code itself)
         print("bruno: interrupted", file=sys.stderr)
-        sys.exit(130)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+INTERRUPTED_EXIT_CODE = 130
+"""Ctrl-C: the shell's code for a command stopped by SIGINT (128 + 2)."""
 
 
 def _error(message: str) -> None:

@@ -121,3 +121,30 @@ def test_calibrate_mic_without_portaudio_advises_from(monkeypatch, capsys, tmp_p
     assert exit_.value.code == 2
     err = capsys.readouterr().err
     assert "--from RECORDING" in err and "--mic" not in err and "libportaudio2" in err
+
+
+@pytest.mark.parametrize("whole_group", [True, False])
+def test_ctrl_c_stops_a_review_at_once_with_one_line_and_code_130(tmp_path, whole_group):
+    # A terminal's Ctrl-C reaches every process of the group (the sound worker too); a
+    # `kill -INT` reaches the parent alone. Either way: no worker's traceback, no process
+    # left behind, nothing waited for.
+    import os
+    import signal
+    import time
+
+    review = subprocess.Popen(
+        [sys.executable, "-m", "bruno", "review", str(DEMO), "--out", str(tmp_path)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(4)
+    if whole_group:
+        os.killpg(review.pid, signal.SIGINT)
+    else:
+        review.send_signal(signal.SIGINT)
+    _, err = review.communicate(timeout=60)
+    assert review.returncode == 130
+    assert "Traceback" not in err and err.rstrip().endswith("bruno: interrupted")
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(review.pid, 0)  # the whole group is gone

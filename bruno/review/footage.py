@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import gc
+import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -73,7 +74,7 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
         watch = watch_video(path, camera, read_card, progress, follower, read_sure)
     except BaseException:
         if pool:
-            pool.shutdown(cancel_futures=True)
+            stop_at_once(pool)
         raise
     result = ReviewResult([], watch.frames, watch.duration_s, watch.error, watch.notes)
     heard_events: list[Event] = []
@@ -107,7 +108,26 @@ def forked_pool(workers: int, initializer: Callable[..., None] | None = None,
                                initializer=_forked_start, initargs=(initializer, initargs))
 
 
+def stop_at_once(pool: ProcessPoolExecutor) -> None:
+    """Stop `pool` without waiting for its work (an interrupted review): its processes are
+    terminated. Waited on instead, a pool interrupted while it was being fed could wait for
+    ever, and one busy with a whole review for minutes."""
+    for process in list((pool._processes or {}).values()):  # (no public way to them)
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _exit_on_term(signum, frame) -> None:
+    raise SystemExit(128 + signum)
+
+
 def _forked_start(initializer: Callable[..., None] | None, initargs: tuple) -> None:
+    # Ctrl-C reaches every process of the terminal's group: the parent handles it (and
+    # stops this one); here it would only print a worker's traceback. Stopped (SIGTERM), a
+    # process exits through its own `finally` and `except` clauses, so a review worker stops
+    # the sound worker it forked too (left alone, that one kept the parent waiting for ever).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _exit_on_term)
     gc.freeze()
     if initializer is not None:
         initializer(*initargs)

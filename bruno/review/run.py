@@ -30,7 +30,7 @@ from rich.progress import (
 from rich.table import Column
 
 from bruno.errors import INCOMPLETE_EXIT_CODE, UserError
-from bruno.review.footage import forked_pool
+from bruno.review.footage import forked_pool, stop_at_once
 from bruno.review.notes import NotesError, read_notes
 from bruno.review.outputs import REVIEW_FILES, REVIEW_MARK
 from bruno.review.pipeline import ReviewError, ReviewOutcome, ReviewProgress, review_footage
@@ -319,7 +319,8 @@ def _review_in_parallel(plan: list[tuple[Path, Path]], read_card: CardReader, op
     this process drains while it waits."""
     with get_context("fork").Manager() as manager:
         queue = manager.Queue()
-        with forked_pool(jobs, _keep_reader, (read_card,)) as pool:
+        pool = forked_pool(jobs, _keep_reader, (read_card,))
+        try:
             futures: dict[Future, int] = {
                 pool.submit(_review_in_worker, path, folder, options,
                             partial(_send, queue, index)): index
@@ -330,6 +331,10 @@ def _review_in_parallel(plan: list[tuple[Path, Path]], read_card: CardReader, op
                 _drain(queue, bars)  # a finished file's last words are in the queue by now
                 for future in finished:
                     bars.finish(futures[future], _collect(future.result(), results, failures))
+        except BaseException:
+            stop_at_once(pool)  # (Ctrl-C: the reviews under way are not waited for)
+            raise
+        pool.shutdown()
 
 
 def _drain(queue, bars: ReviewBars) -> None:
