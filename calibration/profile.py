@@ -124,7 +124,8 @@ def load_profile(path: str | Path) -> RoomProfile:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError as error:
-        raise ProfileError(f"{path}: no such profile; run `bruno calibrate mic` first") from error
+        raise ProfileError(f"{path}: no such profile; check the path, or make one with `bruno "
+                           "calibrate camera` and `bruno calibrate mic`") from error
     except (OSError, UnicodeDecodeError) as error:
         raise ProfileError(f"{path}: cannot read the profile ({error})") from error
     return parse_profile(text, str(path))

@@ -100,3 +100,22 @@ def test_a_still_photo_given_as_footage_is_one_line(table_photo, tmp_path, comma
     line = one_error_line(run(*command, table_photo, *extra))
     assert "a still photo, not a recording" in line
     assert not (tmp_path / "game.jsonl").exists()
+
+
+def test_a_journal_path_that_is_a_folder_or_another_file_is_refused_for_what_it_is(tmp_path):
+    photo = tmp_path / "holiday.jpg"
+    photo.write_bytes(b"\xff\xd8 not the table's")
+    for journal, words in ((tmp_path, "is a folder; give --journal a new file's name"),
+                           (photo, "is another file, not a journal, and is left as it is")):
+        line = one_error_line(run("live", "--camera", DEMO, "--no-mic", "--journal", journal))
+        assert words in line
+    assert photo.read_bytes() == b"\xff\xd8 not the table's"
+
+
+def test_notes_for_another_number_of_players_than_the_profile_say_where_it_came_from(tmp_path):
+    notes = tmp_path / "notes.jsonl"
+    notes.write_text('{"t": 0, "kind": "game", "variant": "bruno", "players": 3, "dealer": 0}\n')
+    result = run("review", DEMO, "--profile", ROOT / "examples" / "demo" / "demo.room.toml",
+                 "--notes", notes, "--out", tmp_path / "out")
+    assert result.returncode == 2 and "--players" not in result.stderr
+    assert f"{notes} says 3 players but the profile has 4 seats" in result.stderr

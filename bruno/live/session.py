@@ -21,6 +21,7 @@ A session needs no camera and no microphone: manual events alone referee a game.
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from collections import deque
@@ -335,9 +336,15 @@ class LiveSession:
         return self.camera.image_size or (720, 1280)
 
     def _open_new_journal(self, path: Path) -> None:
+        if path.is_dir():
+            raise ValueError(f"{path} is a folder; give --journal a new file's name, e.g. "
+                             f"{path / 'game.jsonl'}")
         if path.exists() and path.stat().st_size > 0:
-            raise ValueError(f"{path} already holds a journal; continue it with "
-                             f"`bruno live --resume {path}` or give another --journal")
+            if _starts_like_a_journal(path):
+                raise ValueError(f"{path} already holds a journal; continue it with "
+                                 f"`bruno live --resume {path}` or give another --journal")
+            raise ValueError(f"{path} is another file, not a journal, and is left as it is; "
+                             "give --journal a new file's name")
         self.journal_path = path
         self._journal = Journal(path)
         self._write(journal_game_line(self.setup, self.profile_path))
@@ -405,3 +412,13 @@ def _tally(game, rulings: list[dict[str, Any]]) -> dict[str, Any] | None:
     rule, name = game.tally
     return {"name": name,
             "seats": {str(seat): n for seat, n in tally_totals(rulings, rule).items()}}
+
+
+def _starts_like_a_journal(path: Path) -> bool:
+    """Is the first line of `path` a game line (a journal's, or an event log's)?"""
+    try:
+        with path.open(encoding="utf-8") as handle:
+            first = json.loads(handle.readline())
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return isinstance(first, dict) and first.get("kind") == "game"

@@ -173,12 +173,15 @@ def prepare_review(footage: Path, *, profile: Path | None, players: int | None,
     (the default layout; a proposal is shown in the full review's report for a person to
     check), and the game line as the notes and options give it."""
     written = _read_notes(notes)
-    players = players or (written.setup.players if written else None)
+    said = f"--players {players}" if players else None
+    if not players and written is not None:
+        players = written.setup.players
+        said = f"{written.path} says {players} players"
     setup = camera_setup(footage, profile, players, propose=not event_log_only)
     players = players or setup.camera.players
     if players != setup.camera.players:
-        raise ReviewError(f"--players {players} but the profile has {setup.camera.players} "
-                          "seats; calibrate the camera for this table")
+        raise ReviewError(f"{said} but the profile has {setup.camera.players} seats; "
+                          "calibrate the camera for this table")
     sound = has_sound_track(footage)
     try:
         silent = not sound and not event_log_only
