@@ -119,3 +119,12 @@ def test_notes_for_another_number_of_players_than_the_profile_say_where_it_came_
                  "--notes", notes, "--out", tmp_path / "out")
     assert result.returncode == 2 and "--players" not in result.stderr
     assert f"{notes} says 3 players but the profile has 4 seats" in result.stderr
+
+
+def test_calibrating_from_a_video_cut_short_before_the_moment_asked_for_is_one_line(tmp_path):
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(DEMO.read_bytes()[: DEMO.stat().st_size // 25])
+    line = one_error_line(run("calibrate", "camera", "--from", cut, "--out",
+                              tmp_path / "room.toml"))
+    assert "the video ends at" in line and "before 3 s" in line
+    assert not (tmp_path / "room.toml").exists()

@@ -284,7 +284,11 @@ def footage_frames(path: str, at_s: float = 3.0, count: int = FOOTAGE_FRAMES,
         if last is None:
             raise
     if not out and last is not None:
-        out.append(last.full())
+        # The video ended (or broke) before `at_s`: its last frame is not the moment asked
+        # for, and a frame of the deal would place the piles wrongly.
+        raise FrameSourceError(f"{path}: the video ends at {last.t_s:.1f} s, before "
+                               f"{at_s:g} s (cut short or damaged); give --at a moment before "
+                               "that")
     if not out:
         raise FrameSourceError(f"{path}: no frame could be decoded; the file is damaged")
     return out
