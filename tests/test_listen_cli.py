@@ -99,3 +99,16 @@ def test_a_video_cut_short_says_where_its_sound_ends_and_exits_3(tmp_path):
     assert "of the 130.0 s the file states" in warning
     whole = bruno("listen", str(demo))
     assert whole.returncode == 0 and whole.stderr == ""
+
+
+def test_calibrating_from_a_recording_cut_short_says_where_its_sound_ends(tmp_path):
+    demo = ROOT / "examples" / "demo" / "demo.mp4"
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(demo.read_bytes()[: demo.stat().st_size // 3])
+    result = bruno("calibrate", "mic", "--from", str(cut), "--profile",
+                   str(tmp_path / "room.toml"))
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    warning, error = result.stderr.strip().splitlines()
+    assert warning.startswith(f"bruno: warning: {cut}: the sound ends at ")
+    assert error.startswith("bruno: error: ")
+    assert not (tmp_path / "room.toml").exists()

@@ -61,7 +61,16 @@ def mic(
 def _recorded(path: Path):
     from audio.sources import open_recording  # PyAV loads only when calibrating
 
-    return list(open_recording(path, DETECTOR_RATE_HZ).blocks)
+    opened = open_recording(path, DETECTOR_RATE_HZ)
+    blocks = list(opened.blocks)
+    heard = blocks[-1].t_s + blocks[-1].duration_s if blocks else 0.0
+    stated = opened.duration_s
+    if stated is not None and heard < stated - max(1.0, 0.02 * stated):
+        # A file cut short is measured only up to where its sound ends: say so, or the
+        # protocol's reasons (too short, too few knocks) would blame the table.
+        print(f"bruno: warning: {path}: the sound ends at {heard:.1f} s of the {stated:.1f} s "
+              "the file states (cut short or damaged); measured up to there", file=sys.stderr)
+    return blocks
 
 
 def _live(device: str | None, quiet_output: bool):
