@@ -98,6 +98,8 @@ def main(args: list[str] | None = None) -> None:
             sys.exit(2)
         ctx = getattr(error, "ctx", None)
         where = ctx.command_path if ctx is not None else "bruno"
+        if where == "bruno":  # (an option's missing value is told from the top)
+            where = _command_path(sys.argv[1:] if args is None else args)
         _error(f"{error.format_message()} (see `{where} --help`)")
         sys.exit(2)
     except ClickException as error:
@@ -112,6 +114,19 @@ def main(args: list[str] | None = None) -> None:
 
 INTERRUPTED_EXIT_CODE = 130
 """Ctrl-C: the shell's code for a command stopped by SIGINT (128 + 2)."""
+
+
+def _command_path(args: list[str]) -> str:
+    """`bruno calibrate camera` for `["calibrate", "camera", "--at"]`: the command the
+    arguments name, as far as they name one."""
+    command, path = typer.main.get_command(app), ["bruno"]
+    for word in args:
+        commands = getattr(command, "commands", {})
+        if word not in commands:
+            break
+        command = commands[word]
+        path.append(word)
+    return " ".join(path)
 
 
 def _error(message: str) -> None:

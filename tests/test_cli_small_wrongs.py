@@ -44,6 +44,14 @@ def test_usage_errors_are_one_bruno_error_line(args):
     assert "╭" not in line and "--help" in line
 
 
+@pytest.mark.parametrize(("args", "where"), [(("review", "--out"), "bruno review"),
+                                             (("calibrate", "camera", "--at"),
+                                              "bruno calibrate camera")])
+def test_an_options_missing_value_points_to_its_commands_help(args, where):
+    line = one_error_line(run(*args))
+    assert "requires an argument" in line and line.endswith(f"(see `{where} --help`)")
+
+
 def test_flags_show_no_bool_type_in_the_help():
     for command in (("review",), ("replay",), ("demo",), ("calibrate", "camera"), ()):
         result = run(*command, "--help")
