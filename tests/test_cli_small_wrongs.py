@@ -156,3 +156,10 @@ def test_ctrl_c_stops_a_review_at_once_with_one_line_and_code_130(tmp_path, whol
     time.sleep(0.5)
     with pytest.raises(ProcessLookupError):
         os.killpg(review.pid, 0)  # the whole group is gone
+
+
+def test_demo_into_a_file_is_one_line_and_nothing_else(tmp_path):
+    taken = tmp_path / "a-file"
+    taken.write_text("mine")
+    line = one_error_line(run("demo", "--out", taken))
+    assert "cannot write the review there" in line and taken.read_text() == "mine"

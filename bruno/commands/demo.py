@@ -77,6 +77,10 @@ def _out_folder(out: Path | None, quiet: bool) -> Path:
     from bruno.review.run import unwritable
 
     if out is not None:
+        problem = unwritable(out)  # said before the demo is introduced, as one line
+        if problem:
+            raise UserError(f"{out}: cannot write the review there ({problem}); choose "
+                            "another folder with --out")
         return out
     if unwritable(DEFAULT_OUT) is None:
         return DEFAULT_OUT
