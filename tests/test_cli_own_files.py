@@ -126,5 +126,5 @@ def test_calibrating_from_a_video_cut_short_before_the_moment_asked_for_is_one_l
     cut.write_bytes(DEMO.read_bytes()[: DEMO.stat().st_size // 25])
     line = one_error_line(run("calibrate", "camera", "--from", cut, "--out",
                               tmp_path / "room.toml"))
-    assert "the video ends at" in line and "before 3 s" in line
+    assert "the video breaks at" in line and "before 3 s" in line
     assert not (tmp_path / "room.toml").exists()

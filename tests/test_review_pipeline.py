@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from bruno.review.outputs import REVIEW_MARK
 from bruno.review.pipeline import ReviewError, review_footage
 from vision.card_readers import TruthReader
 from vision.frames import video_duration_s
@@ -73,13 +74,13 @@ def test_bruno_review_writes_the_folder_and_prints_the_rulings_as_json(rendered,
     rulings = [json.loads(line) for line in result.stdout.splitlines()]
     assert _penalties(rulings) == [("missed_knock", 2)]
     assert {p.name for p in folder.iterdir()} == {"events.jsonl", "rulings.jsonl",
-                                                 "report.html", "annotated.mp4"}
+                                                 "report.html", "annotated.mp4", REVIEW_MARK}
 
 
 def test_bruno_review_with_no_video_writes_the_rest_of_the_folder(rendered, tmp_path):
     result, folder = _review_clip(rendered, tmp_path / "out", "--no-video")
     assert {p.name for p in folder.iterdir()} == {"events.jsonl", "rulings.jsonl",
-                                                 "report.html"}
+                                                 "report.html", REVIEW_MARK}
     rulings = [json.loads(line) for line in (folder / "rulings.jsonl").read_text().splitlines()]
     assert _penalties(rulings) == [("missed_knock", 2)]
     assert "report:" in result.stdout and "annotated" not in result.stdout
@@ -122,7 +123,7 @@ def test_a_damaged_video_is_reviewed_up_to_the_break_and_exits_3_both_ways(rende
     assert log[0]["kind"] == "game"
     folder = tmp_path / "out" / "cut"
     assert {p.name for p in folder.iterdir()} == {"events.jsonl", "rulings.jsonl",
-                                                 "report.html"}
+                                                 "report.html", REVIEW_MARK}
     written = [json.loads(line) for line in (folder / "events.jsonl").read_text().splitlines()]
     assert [e for e in written if e["kind"] != "game"] == log[1:]  # the same events, kept
     assert [json.loads(line) for line in full.stdout.splitlines()] == [

@@ -272,7 +272,7 @@ def footage_frames(path: str, at_s: float = 3.0, count: int = FOOTAGE_FRAMES,
     if str(path).lower().endswith(IMAGE_SUFFIXES):
         return [first_frame(path).full()]
     out: list[np.ndarray] = []
-    last = None
+    last, broke = None, False
     try:
         for frame in read_video(path):
             last = frame
@@ -283,12 +283,16 @@ def footage_frames(path: str, at_s: float = 3.0, count: int = FOOTAGE_FRAMES,
     except FrameSourceError:
         if last is None:
             raise
-    if not out and last is not None:
-        # The video ended (or broke) before `at_s`: its last frame is not the moment asked
-        # for, and a frame of the deal would place the piles wrongly.
-        raise FrameSourceError(f"{path}: the video ends at {last.t_s:.1f} s, before "
+        broke = True
+    if not out and last is not None and broke:
+        # The video broke before `at_s`: its last frame is not the moment asked for, and a
+        # frame of the deal would place the piles wrongly. (A whole video shorter than
+        # `at_s` gives its last frame: a short clip reviewed without a profile.)
+        raise FrameSourceError(f"{path}: the video breaks at {last.t_s:.1f} s, before "
                                f"{at_s:g} s (cut short or damaged); give --at a moment before "
                                "that")
+    if not out and last is not None:
+        out.append(last.full())
     if not out:
         raise FrameSourceError(f"{path}: no frame could be decoded; the file is damaged")
     return out

@@ -49,8 +49,10 @@ watch. 900 frames of 720p footage at half size, 100 of 1080p at full size."""
 
 INF = float("inf")
 
-_AT_S = 1e-6
-"""A frame's rulings are those due up to its time: the clock is set this much past it."""
+_AT_S = 1e-5
+"""A frame's rulings are those due up to its time: the clock is set this much past it (past
+the referee's slack for float rounding, `referee.reorder.TIME_SLACK_S`, and under the 0.1 ms
+to which event times are written)."""
 
 
 class RefereeAsItGoes:
