@@ -6,6 +6,7 @@ import gc
 import threading
 import weakref
 from fractions import Fraction
+from pathlib import Path
 
 import av
 import numpy as np
@@ -176,3 +177,29 @@ def test_a_patch_of_a_video_frame_converts_only_its_part_and_matches_the_whole(t
     difference = np.abs(cut.astype(int) - whole)
     assert difference.mean() < 1.0 and np.percentile(difference, 99) <= 2
     assert np.abs(cut.astype(int) - np.roll(whole, 15, axis=1)).mean() > 5
+
+
+def test_one_frame_is_made_once_whatever_threads_ask_for_it_at_once():
+    # Live, the watchers and the dashboard's picture convert one decoder frame from several
+    # threads; PyAV's scaler crashed the process when two converted the same frame together.
+    demo = Path(__file__).resolve().parents[1] / "examples" / "demo" / "demo.mp4"
+    frames = []
+    for frame in read_video(demo):
+        frames.append(frame)
+        if len(frames) == 30:
+            break
+    made: list = []
+
+    def ask(k: int) -> None:
+        for frame in frames:
+            full = frame.full() if k % 2 else None
+            cut = frame.patch(np.float32([[1, 0, 0], [0, 1, 0]]), (64, 48))
+            made.append((frame.index, full is None, frame.small.shape, cut.shape))
+
+    threads = [threading.Thread(target=ask, args=(k,)) for k in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(made) == 6 * 30
+    assert all(frame.full() is frame.full() for frame in frames)  # made once

@@ -73,18 +73,26 @@ class Frame:
     """How `warped` cuts a patch without making the full image first (a frame from a video
     file converts only the patch's part of the decoder's planes; a frame warped into the table
     plane cuts it from the camera's picture in one warp); None: from `full()`."""
+    _loading: threading.RLock = field(default_factory=threading.RLock, repr=False)
+    """One loader at a time: live, the watchers and the dashboard's picture use one frame from
+    several threads, and the decoder's frame is not safe to convert from two at once (PyAV's
+    scaler crashed the process when four dashboard clients fetched pictures together)."""
 
     @property
     def small(self) -> np.ndarray:
         """The analysis copy (made once, on first use)."""
         if self._small is None:
-            self._small = self._small_loader()
+            with self._loading:
+                if self._small is None:
+                    self._small = self._small_loader()
         return self._small
 
     def full(self) -> np.ndarray:
         """The full-resolution BGR image (made once, on first use)."""
         if self._full is None:
-            self._full = self._full_loader()
+            with self._loading:
+                if self._full is None:
+                    self._full = self._full_loader()
         return self._full
 
     def patch(self, affine: np.ndarray, size: tuple[int, int]) -> np.ndarray:
@@ -92,14 +100,16 @@ class Frame:
         image's at `affine` (2x3) applied backwards, as `cv2.warpAffine` maps; the full
         image's edge pixels repeat past it."""
         if self._patch_loader is not None and self._full is None:
-            return self._patch_loader(np.vstack([affine, [0.0, 0.0, 1.0]]), size)
+            with self._loading:
+                return self._patch_loader(np.vstack([affine, [0.0, 0.0, 1.0]]), size)
         return cv2.warpAffine(self.full(), affine, size, flags=cv2.INTER_LINEAR,
                               borderMode=cv2.BORDER_REPLICATE)
 
     def warped(self, matrix: np.ndarray, size: tuple[int, int]) -> np.ndarray:
         """`patch` for a perspective `matrix` (3x3, full image -> patch)."""
         if self._patch_loader is not None and self._full is None:
-            return self._patch_loader(matrix, size)
+            with self._loading:
+                return self._patch_loader(matrix, size)
         return cv2.warpPerspective(self.full(), matrix, size, flags=cv2.INTER_LINEAR,
                                    borderMode=cv2.BORDER_REPLICATE)
 
