@@ -218,3 +218,13 @@ def test_an_unsure_penalty_keeps_the_cameras_frame_of_its_moment_for_the_check(t
                                cv2.IMREAD_COLOR)
         assert abs(float(picture.mean()) - 40) < 5  # the frame of the ruling, not the newest
         assert session.check_jpeg(check["t"] + 5) is None
+
+
+def test_a_correction_sent_as_the_session_closes_is_refused_not_lost(tmp_path):
+    path = tmp_path / "game.jsonl"
+    session = LiveSession(GameSetup(players=4, dealer=0), journal=path).start()
+    session.submit({"kind": "card", "card": "r_5", "seat": 0})
+    session.close()
+    with pytest.raises(ValueError, match="the session has ended; nothing was recorded"):
+        session.submit({"kind": "undo"})
+    assert [line["kind"] for line in journal_lines(path)].count("undo") == 0

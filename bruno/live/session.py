@@ -223,6 +223,11 @@ class LiveSession:
         if not isinstance(event, dict):
             raise ValueError(f"an event must be a JSON object, not {type(event).__name__}")
         with self._lock:
+            if self._stop.is_set():
+                # Closing: the journal takes no more lines, and a correction the table
+                # believes recorded must not be lost without a word.
+                raise ValueError("the session has ended; nothing was recorded (resume it with "
+                                 "`bruno live --resume JOURNAL` to go on)")
             t = round(self.clock.now(), 3)
             start = len(self.rulings)
             self.feed(parse_event({**event, "t": t}, self.setup.players))
