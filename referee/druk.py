@@ -259,7 +259,7 @@ class DrukUno(StandardUno):
         if isinstance(event, Draw) and event.seat is not None and self.state.in_round:
             self._drink(event.seat, event.count, event.t, out,
                         "for the card drawn" if event.count == 1 else "for the cards drawn")
-        elif isinstance(event, Swap) and self.state.in_round and self.rules.warszawa:
+        elif isinstance(event, Swap) and self.state.in_round and self.takes_swaps():
             counts = self.hand_counts
             counts[event.seat], counts[event.with_seat] = counts[event.with_seat], \
                 counts[event.seat]
@@ -276,6 +276,10 @@ class DrukUno(StandardUno):
         total = self.sips[seat]
         out.append(info(t, "sips", seat, f"Seat {seat} drinks {_sips(sips)} {why} "
                                          f"({total} in all).", sips=sips, total=total))
+
+    def takes_swaps(self) -> bool:
+        """D14: with Warszawa, a 7 swaps two hands."""
+        return self.rules.warszawa
 
     def tally_changes(self, before: Game, t: float) -> list[Ruling]:
         """A correction can change who drank what (a red 6 that was a skip: the skipped seat

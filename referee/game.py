@@ -380,6 +380,11 @@ class Game(MissedObservations):
         """A card `seat` laid was taken back (seen, or assumed by P4), after the table was
         unwound."""
 
+    def takes_swaps(self) -> bool:
+        """Whether a `swap` event (two seats swapped hands) means anything here (DrukUNO's
+        Warszawa 7); the dashboard offers one only then."""
+        return False
+
     def round_over_message(self, winner: int | None) -> str:
         """The `round_over` line's words, the round's score already counted. Bruno: who went
         out."""

@@ -217,6 +217,26 @@ def test_unknown_pages_and_wrong_methods_are_named(base):
     reply = call(base, "/api/state", {"kind": "undo"})
     assert reply.status == 405 and "GET" in reply.json()["error"]
     assert call(base, "/api/rulings?since=x").status == 400
+    for method in ("PUT", "DELETE", "PATCH", "OPTIONS"):  # JSON answers, not http.server's HTML
+        reply = call(base, "/api/state", method=method)
+        assert reply.status == 405 and "GET" in reply.json()["error"]
+
+
+@pytest.mark.parametrize(("path", "raw"), [
+    ("/api/rulings?since=" + "9" * 400, None),
+    ("/api/submit", b'{"kind": "undo", "ruling_t": ' + b"9" * 400 + b"}"),
+    ("/api/submit", b"[" * 60_000),
+])
+def test_numbers_too_large_and_bodies_nested_too_deep_are_400(base, table, path, raw):
+    reply = call(base, path, raw=raw, method="POST" if raw is not None else "GET")
+    assert reply.status == 400 and "\n" not in reply.json()["error"]
+    assert call(base, "/api/state").status == 200
+
+
+def test_a_swap_is_sent_like_any_manual_event(base, table):
+    reply = call(base, "/api/submit", {"kind": "swap", "seat": 0, "with": 2})
+    assert reply.status == 200
+    assert table.journal[-1]["kind"] == "swap" and table.journal[-1]["with"] == 2
 
 
 def test_a_failing_backend_gives_500_with_one_line_and_the_server_keeps_serving(base, table):

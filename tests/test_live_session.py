@@ -228,3 +228,15 @@ def test_a_correction_sent_as_the_session_closes_is_refused_not_lost(tmp_path):
     with pytest.raises(ValueError, match="the session has ended; nothing was recorded"):
         session.submit({"kind": "undo"})
     assert [line["kind"] for line in journal_lines(path)].count("undo") == 0
+
+
+def test_the_dashboard_offers_a_swap_only_where_the_game_takes_one(tmp_path):
+    druk = GameSetup(variant="druk", players=4, dealer=0,
+                     settings={"helsinki": True, "warszawa": True})
+    with LiveSession(druk, journal=tmp_path / "druk.jsonl") as session:
+        assert session.snapshot()["swaps"] is True
+        session.submit({"kind": "card", "card": "r_5", "seat": None})
+        session.submit({"kind": "swap", "seat": 1, "with": 3})
+    assert any(line["kind"] == "swap" for line in journal_lines(tmp_path / "druk.jsonl"))
+    with LiveSession(GameSetup(players=4, dealer=0), journal=tmp_path / "b.jsonl") as session:
+        assert session.snapshot()["swaps"] is False

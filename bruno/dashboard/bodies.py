@@ -7,7 +7,8 @@ import json
 import math
 from typing import Any
 
-MANUAL_KINDS: tuple[str, ...] = ("call", "color", "correct", "undo", "confirm", "round_end")
+MANUAL_KINDS: tuple[str, ...] = ("call", "color", "correct", "undo", "confirm", "round_end",
+                                  "swap")
 """The events a person at the table can enter (docs/DESIGN.md's event log, without `t`)."""
 
 MAX_BODY_BYTES = 64 * 1024

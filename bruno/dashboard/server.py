@@ -153,6 +153,7 @@ class BoundDashboard:
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True  # a waiting request never keeps the program alive
+    request_queue_size = 64  # several phones at a table connect at once (5 dropped some)
     backend: DashboardBackend
     token: str | None
     page: bytes
@@ -177,6 +178,19 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         self._dispatch("POST")
+
+    # Every other method gets the same JSON answer (405) as a wrong method on a known page.
+    def do_PUT(self) -> None:
+        self._dispatch("PUT")
+
+    def do_DELETE(self) -> None:
+        self._dispatch("DELETE")
+
+    def do_PATCH(self) -> None:
+        self._dispatch("PATCH")
+
+    def do_OPTIONS(self) -> None:
+        self._dispatch("OPTIONS")
 
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s %s", self.address_string(), format % args)
@@ -206,6 +220,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_error(HTTPStatus.BAD_REQUEST, str(error))
         except ValueError as error:  # the backend's one-line reason for a malformed event
             self._send_error(HTTPStatus.BAD_REQUEST, _one_line(error))
+        except (OverflowError, RecursionError):  # a 400-digit number, [[[[... 60 kB deep
+            self._send_error(HTTPStatus.BAD_REQUEST, "a number too large or a body nested too "
+                             "deep; send the event as the page does")
         except (BrokenPipeError, ConnectionResetError):
             pass  # the page went away mid-answer (reload, closed tab)
         except Exception as error:
@@ -308,7 +325,10 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, body, "application/json")
 
     def _send_error(self, status: HTTPStatus, message: str) -> None:
-        self._send_json({"error": message}, status)
+        try:
+            self._send_json({"error": message}, status)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # the client left before its answer
 
     def _send(self, status: HTTPStatus, body: bytes, content_type: str | None,
               headers: dict[str, str] | None = None) -> None:

@@ -19,7 +19,9 @@ class DashboardBackend(Protocol):
          "tally": {"name": "Sips", "seats": {"0": 3, ...}} | None (a game's running count per
                   seat besides the score: DrukUNO's sips; None in a game that keeps none),
          "muted": False (True: rulings are printed, not spoken),
-         "sources": {"camera": "ok"|"off"|"error: ...", "mic": ...}}"""
+         "announce_min_confidence": 0.7 (under it a penalty is shown as a check, not said),
+         "swaps": False (True: the game takes `swap` events, DrukUNO with Warszawa),
+         "sources": {"camera": "ok"|"off"|"ended"|"error: ...", "mic": ...}}"""
 
     def rulings_since(self, index: int, timeout_s: float = 0.0) -> tuple[int, list[dict[str, Any]]]:
         """Rulings (docs/DESIGN.md dicts, `kind` "ruling" or "info") from position `index` of the
@@ -36,7 +38,8 @@ class DashboardBackend(Protocol):
 
     def submit(self, event: dict[str, Any]) -> list[dict[str, Any]]:
         """A manual event from the table (event-log schema without `t`: the session stamps it
-        with its clock): `call` (stop, go, seg, ...), `color`, `correct`, `undo`, `round_end`.
+        with its clock): `call` (stop, go, seg, ...), `color`, `correct`, `undo`, `confirm`,
+        `round_end`, `swap`.
         It is journaled like any other event. Returns the rulings it gave at once.
         Raises ValueError with a one-line reason for a malformed event."""
 

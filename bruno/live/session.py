@@ -268,6 +268,7 @@ class LiveSession:
                 "tally": _tally(game, self.rulings),
                 "muted": not (self.speech is not None and self.speech.speaking),
                 "announce_min_confidence": game.rules.announce_min_confidence,
+                "swaps": game.takes_swaps(),
                 "sources": dict(self.sources),
             }
 
