@@ -240,3 +240,27 @@ def test_the_dashboard_offers_a_swap_only_where_the_game_takes_one(tmp_path):
     assert any(line["kind"] == "swap" for line in journal_lines(tmp_path / "druk.jsonl"))
     with LiveSession(GameSetup(players=4, dealer=0), journal=tmp_path / "b.jsonl") as session:
         assert session.snapshot()["swaps"] is False
+
+
+def test_bruno_replay_of_a_journal_gives_the_rulings_the_table_heard(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "game.jsonl"
+    setup = GameSetup(players=3, dealer=0, settings={"knock_after_s": 0.3})
+    with LiveSession(setup, journal=path) as session:
+        session.submit({"kind": "card", "card": "g_3", "seat": 0})
+        session.submit({"kind": "card", "card": "g_0", "seat": 1})  # a zero, no knock
+        session.rulings_since(len(session.rulings), timeout_s=2.0)
+        session.submit({"kind": "card", "card": "b_9", "seat": 2})
+        session.submit({"kind": "correct", "card": "g_9"})
+        session.submit({"kind": "undo"})
+        heard = list(session.rulings)
+    done = subprocess.run([sys.executable, "-m", "bruno", "replay", str(path), "--json"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line) for line in done.stdout.splitlines()] == heard
+    assert {"missed_knock", "withdrawn", "corrected"} <= {r["rule"] for r in heard}
+    refused = subprocess.run([sys.executable, "-m", "bruno", "replay", str(path), "--players",
+                              "4"], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "replays as its table was refereed" in refused.stderr

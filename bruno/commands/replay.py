@@ -34,22 +34,48 @@ def replay(
     """Print the rulings an event log gives: penalties, insticks (jump-ins), turns, scores.
     The game is the log's game line's unless --variant names another: the options win over
     the log, as for every other value on the game line."""
-    try:
-        log = read_event_log(events)
-        setup = log.setup.with_overrides(variant=variant, players=players, dealer=dealer,
-                                         settings=parse_settings(setting or []))
-        rulings = replay_events(setup.new_game(), checked_seats(log.events, setup.players))
-    except (EventLogError, EventError) as error:
-        raise UserError(str(error)) from None
-    if find_variant(setup.variant) is not find_variant(log.setup.variant):
+    from bruno.live.journal import is_journal
+
+    if is_journal(events):
+        if any(option is not None for option in (players, dealer, variant, setting)):
+            raise UserError(f"{events}: a bruno live journal replays as its table was "
+                            "refereed; leave out --players, --dealer, --variant and --set")
+        setup, rulings = _replay_journal(events)
+        log_setup = setup
+    else:
+        try:
+            log = read_event_log(events)
+            setup = log.setup.with_overrides(variant=variant, players=players, dealer=dealer,
+                                             settings=parse_settings(setting or []))
+            rulings = replay_events(setup.new_game(), checked_seats(log.events, setup.players))
+        except (EventLogError, EventError) as error:
+            raise UserError(str(error)) from None
+        log_setup = log.setup
+    if find_variant(setup.variant) is not find_variant(log_setup.variant):
         # Said on stderr: stdout is the rulings' (with --json, the contract's).
-        typer.echo(f"bruno: note: {events} is a game of {log.setup.words.game}; refereed as "
+        typer.echo(f"bruno: note: {events} is a game of {log_setup.words.game}; refereed as "
                    f"{setup.words.game}, as --variant says", err=True)
     if as_json:
         for ruling in rulings:
             typer.echo(dumps(ruling.to_dict()))
     else:
         print_rulings(setup, rulings, source=str(events))
+
+
+def _replay_journal(path: Path) -> tuple[GameSetup, list[Ruling]]:
+    """A `bruno live` journal's game and the rulings its events and clock moments give: those
+    its table heard (the live session ended where the journal ends, so no later deadline)."""
+    from bruno.live.journal import JournalError, read_journal, replay_entries
+    from bruno.live.session import LIVE_REORDER_WINDOW_S
+    from referee.session import Session
+
+    try:
+        contents = read_journal(path)
+        # The live session's own reorder window: its clock lines released events by it.
+        session = Session(contents.setup.new_game(), LIVE_REORDER_WINDOW_S)
+        return contents.setup, replay_entries(contents, session)
+    except JournalError as error:
+        raise UserError(str(error)) from None
 
 
 def parse_settings(items: list[str]) -> dict[str, object]:

@@ -22,12 +22,15 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from referee.eventlog import GameSetup, parse_game_line
-from referee.events import EventError
+from referee.events import Event, EventError, parse_event
+from referee.rulings import Ruling
+from referee.session import Session
 
 CLOCK_KIND = "clock"
 RULING_KINDS = frozenset({"ruling", "info"})
@@ -175,3 +178,34 @@ def repair(contents: JournalContents) -> None:
             handle.flush()
             os.fsync(handle.fileno())
         contents.torn = False
+
+
+def replay_entries(contents: JournalContents, session: Session,
+                   seen: Callable[[Event], None] | None = None) -> list[Ruling]:
+    """Feed a journal's events and clock moments to `session` (a fresh one) as the live session
+    did, and return the rulings they give: the journal's own, when the same bruno wrote it.
+    `seen(event)`: told of each event fed. JournalError for an event that is not valid."""
+    rulings: list[Ruling] = []
+    for entry in contents.entries:
+        if entry.get("kind") == CLOCK_KIND:
+            rulings += session.advance(float(entry["t"]))
+            continue
+        try:
+            event = parse_event(entry, contents.setup.players)
+        except EventError as error:
+            raise JournalError(f"{contents.path}: the event at t={entry.get('t')}: "
+                               f"{error}") from None
+        if seen is not None:
+            seen(event)
+        rulings += session.feed(event)
+    return rulings
+
+
+def is_journal(path: str | os.PathLike[str]) -> bool:
+    """Does the file at `path` start with a `bruno live` journal's game line?"""
+    try:
+        with Path(path).open("rb") as handle:
+            first = _decode(handle.readline())
+    except OSError:
+        return False
+    return first is not None and first.get("kind") == "game" and "journal" in first

@@ -34,15 +34,15 @@ from bruno.live.clock import SessionClock
 from bruno.live.journal import (
     CLOCK_KIND,
     JournalContents,
-    JournalError,
     journal_game_line,
     read_journal,
     repair,
+    replay_entries,
 )
 from calibration.camera import CameraProfile
 from calibration.layout import default_camera_profile
 from referee.eventlog import GameSetup, Journal
-from referee.events import Event, EventError, parse_event
+from referee.events import Event, parse_event
 from referee.rulings import is_sure, tally_totals
 from referee.session import Session
 from vision.frames import Frame
@@ -382,20 +382,11 @@ class LiveSession:
 
     def _replay(self, contents: JournalContents) -> ResumeReport:
         """Feed the journal's events and clock moments to this (fresh) session, unjournaled."""
-        replayed: list[dict[str, Any]] = []
-        for entry in contents.entries:
-            if entry.get("kind") == CLOCK_KIND:
-                rulings = self._session.advance(float(entry["t"]))
-                self._horizon = max(self._horizon, float(entry["t"]) - self.window_s)
-            else:
-                try:
-                    event = parse_event(entry, self.setup.players)
-                except EventError as error:
-                    raise JournalError(f"{contents.path}: the event at t={entry.get('t')}: "
-                                       f"{error}") from None
-                self._recent.append(event)
-                rulings = self._session.feed(event)
-            replayed += [ruling.to_dict() for ruling in rulings]
+        replayed = [ruling.to_dict() for ruling in
+                    replay_entries(contents, self._session, self._recent.append)]
+        clocks = [float(e["t"]) for e in contents.entries if e.get("kind") == CLOCK_KIND]
+        if clocks:
+            self._horizon = max(self._horizon, max(clocks) - self.window_s)
         journaled = contents.rulings
         self.rulings = replayed
         report = ResumeReport(contents.path, len(contents.events), len(journaled),
