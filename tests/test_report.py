@@ -178,3 +178,15 @@ def test_a_report_with_only_sure_penalties_has_nothing_to_check():
                for r in example_report().rulings]
     page = render_report(example_report(rulings=rulings))
     assert "To check" not in page and "% sure" not in page
+
+
+def test_a_ruling_nearly_sure_is_never_badged_100_percent_sure():
+    rulings = [{**r, "confidence": 0.995} if r["kind"] == "ruling" else r
+               for r in example_report().rulings]
+    page = render_report(example_report(rulings=rulings))
+    assert "100% sure" not in page and "99% sure" in page
+
+
+def test_a_game_that_keeps_no_score_shows_no_final_scores():
+    page = render_report(game_report("druk_game"))
+    assert "Final scores" not in page and "<h2>Sips</h2>" in page

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import html
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,7 +132,7 @@ def _header(report: ReportInput, penalties: list[dict]) -> str:
         facts.append(("Knocks heard", str(sum(isinstance(e, Knock) for e in report.events))
                       if report.sound_checked else "not checked"))
     facts.append(("Penalties", str(len(penalties))))
-    if totals:
+    if totals and _variant(game).keeps_score:  # (DrukUNO counts sips instead, shown below)
         facts.append(("Final scores", ", ".join(f"seat {s}: {p}" for s, p in totals.items())))
     rows = "".join(f"<tr><th>{k}</th><td>{v}</td></tr>" for k, v in facts)
     notes = list(report.notes)
@@ -212,7 +213,8 @@ def _ruling_card(report: ReportInput, index: int, ruling: dict) -> str:
     badge = " <span class=badge>from notes</span>" if _rests_on_notes(report, ruling) else ""
     confidence = ruling.get("confidence")
     if isinstance(confidence, int | float) and confidence < 1:
-        badge += f" <span class=badge>{confidence:.0%} sure</span>"
+        # Never "100% sure" of what was not sure: 0.995 reads 99%.
+        badge += f" <span class=badge>{math.floor(confidence * 100)}% sure</span>"
     return (
         f'<section class=ruling id="ruling-{index}">'
         f'<h3>{_clock(ruling["t"])} — {html.escape(title)}, '
