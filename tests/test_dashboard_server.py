@@ -311,3 +311,16 @@ def test_stop_closes_the_port_even_while_a_request_waits(table):
     assert not waiting.is_alive() and time.monotonic() - began < 3
     with pytest.raises(urllib.error.URLError):
         urllib.request.urlopen(base + "/api/state", timeout=2)
+
+
+def test_a_chunked_body_is_refused_in_json(base, table):
+    import http.client
+
+    host, port = base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=10)
+    connection.request("POST", "/api/submit", body=iter([b'{"kind": "undo"}']),
+                       headers={"Content-Type": "application/json",
+                                "Transfer-Encoding": "chunked"})
+    reply = connection.getresponse()
+    assert reply.status == 400 and "not chunked" in json.loads(reply.read())["error"]
+    assert table.journal == []

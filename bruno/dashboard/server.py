@@ -172,6 +172,7 @@ class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"  # keep-alive: the page polls state and frames all the time
     server_version = "bruno-dashboard"
+    timeout = 30  # a client that stops sending (a body shorter than it said) frees its thread
 
     def do_GET(self) -> None:
         self._dispatch("GET")
@@ -298,6 +299,9 @@ class _Handler(BaseHTTPRequestHandler):
     # --- reading and answering -----------------------------------------------------------
 
     def _json_body(self, optional: bool = False) -> Any:
+        if self.headers.get("Transfer-Encoding"):
+            self.close_connection = True  # its unread chunks would be taken for a request
+            raise BadRequest("send the body whole, with a Content-Length (not chunked)")
         length_header = self.headers.get("Content-Length")
         try:
             length = int(length_header) if length_header is not None else 0
