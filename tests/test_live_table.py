@@ -266,6 +266,9 @@ def test_the_camera_view_and_a_calibration_saved_from_the_dashboard(clip, tmp_pa
     assert np.abs(plain.astype(int) - drawn.astype(int)).mean() > 2  # pile box, top card badge
     with pytest.raises(ValueError, match="one point per player"):
         session.save_camera_calibration({**session.camera_calibration(), "seats": [[1, 1]]})
+    layout = session.camera_calibration()
+    with pytest.raises(ValueError, match="the two draw piles are at one place"):
+        session.save_camera_calibration({**layout, "draw_piles": [layout["draw_piles"][0]] * 2})
 
 
 def test_resume_refuses_a_file_that_is_not_a_journal_and_leaves_it_as_it_was(clip, tmp_path):

@@ -57,6 +57,9 @@ def camera_from_clicks(clicks: dict[str, Any], current: CameraProfile, height: i
         raise ValueError("'draw_piles' must be the two draw piles, [[x, y, r], [x, y, r]]")
     draw_points = [_point(d, f"draw_piles[{i}]", DRAW_REGION_CARDS * card_px / 2)
                    for i, d in enumerate(draws)]
+    (ax, ay, _), (bx, by, _) = draw_points
+    if math.hypot(ax - bx, ay - by) < 1:
+        raise ValueError("the two draw piles are at one place; click each draw pile")
     seats = clicks.get("seats")
     if not isinstance(seats, list) or len(seats) != current.players:
         raise ValueError(f"'seats' must be one point per player ({current.players}), in seat "
