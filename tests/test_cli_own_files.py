@@ -4,28 +4,12 @@ file of the user's, is refused in one line and left as it was; numbers that are 
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import av
 import cv2
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
-DEMO = ROOT / "examples" / "demo" / "demo.mp4"
-
-
-def run(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "bruno", *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
-
-
-def one_error_line(result: subprocess.CompletedProcess) -> str:
-    assert result.returncode == 2, result.stderr
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1 and lines[0].startswith("bruno: error: "), result.stderr
-    return lines[0]
+from test_cli_small_wrongs import DEMO, ROOT, one_error_line, run
 
 
 @pytest.fixture(scope="module")
