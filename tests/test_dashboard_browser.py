@@ -165,6 +165,27 @@ def test_a_drukuno_table_sees_each_seats_sips_and_no_score(browser, tmp_path):
     assert druk.snapshot()["tally"] == {"name": "Sips", "seats": {"2": 1, "3": 1}}
 
 
+def test_a_swap_of_hands_is_entered_on_the_page_only_where_the_game_takes_one(browser, tmp_path,
+                                                                             table):
+    from referee.druk import DrukUno
+    from referee.rules import RuleSet
+
+    warszawa = RuleSet(helsinki=True, warszawa=True)
+    druk = RefereeTable(players=4, profile=tmp_path / "room.toml", variant=DrukUno,
+                        rules=warszawa)
+    with dashboard_open(browser, druk) as page:
+        wait_for(page, lambda: not page.execute_script(
+            "return document.getElementById('swap-group').hidden"))
+        page.execute_script("document.getElementById('swap-seat').value = '2';"
+                            "document.getElementById('swap-with').value = '0';")
+        click(page, "swap-btn")
+        wait_for(page, lambda: any(e["kind"] == "swap" for e in druk.journal))
+    assert [(e["seat"], e["with"]) for e in druk.journal if e["kind"] == "swap"] == [(2, 0)]
+    with dashboard_open(browser, table) as page:  # Bruno: no swaps
+        wait_for(page, lambda: text(page, "game-name") != "")
+        assert page.execute_script("return document.getElementById('swap-group').hidden")
+
+
 def test_a_ruling_the_referee_gives_appears_on_the_page_newest_first(page, table):
     table.play("r_5", 0)
     said = table.play("g_7", 1)  # neither red nor a 5

@@ -25,6 +25,7 @@ import numpy as np
 from referee.events import parse_event
 from referee.game import Game
 from referee.reorder import REORDER_WINDOW_S
+from referee.rules import RuleSet
 from referee.rulings import tally_totals
 from referee.session import Session
 
@@ -41,8 +42,9 @@ class RefereeTable:
     """A refereed table without camera or microphone; `play()` is what the camera would see."""
 
     def __init__(self, players: int = 4, dealer: int = 0, profile: Path | None = None,
-                 with_camera: bool = True, variant: type[Game] = Game) -> None:
-        self.session = Session(variant(players, dealer))
+                 with_camera: bool = True, variant: type[Game] = Game,
+                 rules: RuleSet | None = None) -> None:
+        self.session = Session(variant(players, dealer, rules))
         self.players = players
         self.t = 0.0
         self.journal: list[dict[str, Any]] = []
@@ -85,6 +87,7 @@ class RefereeTable:
                               .items()}},
                 "muted": False,
                 "announce_min_confidence": game.rules.announce_min_confidence,
+                "swaps": game.takes_swaps(),
                 "sources": {"camera": "ok" if self.with_camera else "off", "mic": "off"},
             }
 
