@@ -71,7 +71,10 @@ def conform(
                 origin_s = chunk.t_s if chunk.t_s is not None else 0.0
         elif chunk.rate_hz != resampler.rate_in_hz:
             raise AudioSourceError("the sample rate changes inside the recording; convert it first")
-        pending = np.concatenate([pending, resampler.process(downmix(chunk.samples))])
+        mono = downmix(chunk.samples)
+        if not np.isfinite(mono).all():  # a damaged float file: NaN or inf deafened the filters
+            mono = np.nan_to_num(mono, nan=0.0, posinf=0.0, neginf=0.0)
+        pending = np.concatenate([pending, resampler.process(mono)])
         while len(pending) >= block_samples:
             yield _block(origin_s, emitted, pending[:block_samples], rate_out_hz, resampler.delay_s)
             pending = pending[block_samples:]

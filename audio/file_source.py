@@ -34,6 +34,14 @@ def read_sound_file(path: Path, chunk_frames: int = CHUNK_FRAMES) -> Iterator[Ra
         raise AudioSourceError(f"{path}: not a readable sound file ({error})") from error
     with sound:
         first = True
-        for samples in sound.blocks(blocksize=chunk_frames, dtype="float32", always_2d=True):
+        while True:
+            # `read`, not `blocks`: a short read there hands back its reused buffer, whose old
+            # samples then repeated as sound (a cut-short MP3 "knocked" every 0.27 s).
+            try:
+                samples = sound.read(chunk_frames, dtype="float32", always_2d=True)
+            except (RuntimeError, soundfile.LibsndfileError):
+                return  # the file breaks here (a cut-short FLAC): the caller sees it end early
+            if not len(samples):
+                return
             yield RawChunk(samples=samples, rate_hz=sound.samplerate, t_s=0.0 if first else None)
             first = False

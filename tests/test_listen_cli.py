@@ -112,3 +112,35 @@ def test_calibrating_from_a_recording_cut_short_says_where_its_sound_ends(tmp_pa
     assert warning.startswith(f"bruno: warning: {cut}: the sound ends at ")
     assert error.startswith("bruno: error: ")
     assert not (tmp_path / "room.toml").exists()
+
+
+@pytest.mark.parametrize("format_", ["FLAC", "MP3"])
+def test_a_sound_file_cut_short_hears_only_its_own_knocks_and_says_where_it_ends(tmp_path,
+                                                                                format_):
+    # A cut MP3 repeated its last buffer as sound (knocks every 0.27 s); a cut FLAC was a
+    # traceback ("flac decoder lost sync").
+    if format_ not in soundfile.available_formats():
+        pytest.skip(f"this libsndfile writes no {format_}")
+    whole = tmp_path / f"knocks.{format_.lower()}"
+    sound = place(noise(44_100, seconds=4.0, rms=5e-4), knock(44_100), [0.7, 1.6, 2.45, 3.3],
+                  44_100)
+    soundfile.write(whole, sound, 44_100, format=format_)
+    cut = tmp_path / f"cut.{format_.lower()}"
+    cut.write_bytes(whole.read_bytes()[: int(whole.stat().st_size * 0.45)])
+    result = bruno("listen", "--json", str(cut))
+    assert "Traceback" not in result.stderr
+    heard = [json.loads(line)["t"] for line in result.stdout.splitlines()]
+    assert heard and all(any(abs(t - k) < 0.02 for k in (0.7, 1.6, 2.45)) for t in heard)
+    assert result.returncode == 3 and "the sound ends at" in result.stderr
+
+
+def test_nan_and_inf_samples_are_a_dropout_not_deafness(tmp_path):
+    path = tmp_path / "damaged.wav"
+    sound = place(noise(44_100, seconds=4.0, rms=5e-4), knock(44_100), [0.7, 1.6, 2.45, 3.3],
+                  44_100).astype("float32")
+    sound[44_100] = float("nan")
+    sound[44_100 + 5] = float("inf")
+    soundfile.write(path, sound, 44_100, subtype="FLOAT")
+    result = bruno("listen", "--json", str(path))
+    assert result.returncode == 0 and result.stderr == ""
+    assert len(result.stdout.splitlines()) == 4
