@@ -48,6 +48,23 @@ class RawChunk:
     t_s: float | None = None
 
 
+DC_FOLLOW = 0.5
+"""How far the removed offset moves towards each chunk's mean (chunks are 0.25-1.5 s)."""
+
+
+def _without_offset(mono: np.ndarray, dc: float | None) -> tuple[np.ndarray, float]:
+    """`mono` less the microphone's DC offset, and the offset now. A cheap microphone's
+    offset of 1 % of full scale raised the measured room level by 30 dB and hid soft knocks;
+    the offset removed glides from the last chunk's to this one's (no step between chunks)."""
+    if not len(mono):
+        return mono, 0.0 if dc is None else dc
+    mean = float(mono.mean())
+    now = mean if dc is None else dc + DC_FOLLOW * (mean - dc)
+    before = now if dc is None else dc
+    ramp = np.linspace(before, now, len(mono), dtype=np.float32)
+    return (mono - ramp).astype(np.float32, copy=False), now
+
+
 def conform(
     chunks: Iterable[RawChunk],
     rate_out_hz: int,
@@ -61,6 +78,7 @@ def conform(
     is padded with zeros so the detector sees the tail of the recording.
     """
     resampler: StreamingResampler | None = None
+    dc: float | None = None
     pending = np.zeros(0, dtype=np.float32)
     emitted = 0
     origin_s = start_t_s
@@ -74,6 +92,7 @@ def conform(
         mono = downmix(chunk.samples)
         if not np.isfinite(mono).all():  # a damaged float file: NaN or inf deafened the filters
             mono = np.nan_to_num(mono, nan=0.0, posinf=0.0, neginf=0.0)
+        mono, dc = _without_offset(mono, dc)
         pending = np.concatenate([pending, resampler.process(mono)])
         while len(pending) >= block_samples:
             yield _block(origin_s, emitted, pending[:block_samples], rate_out_hz, resampler.delay_s)

@@ -144,3 +144,17 @@ def test_nan_and_inf_samples_are_a_dropout_not_deafness(tmp_path):
     result = bruno("listen", "--json", str(path))
     assert result.returncode == 0 and result.stderr == ""
     assert len(result.stdout.splitlines()) == 4
+
+
+@pytest.mark.parametrize("offset", [0.01, 0.1, -0.3])
+def test_a_microphones_dc_offset_hides_no_knock(tmp_path, offset):
+    # At 1 % of full scale the soft knocks were all missed, at 10 % every knock.
+    path = tmp_path / "offset.wav"
+    sound = place(noise(44_100, seconds=4.0, rms=5e-4), 0.05 * knock(44_100),
+                  [0.7, 1.6, 2.45, 3.3], 44_100) + offset
+    soundfile.write(path, sound, 44_100, subtype="PCM_16")
+    result = bruno("listen", "--json", str(path))
+    assert result.returncode == 0, result.stderr
+    heard = [json.loads(line)["t"] for line in result.stdout.splitlines()]
+    assert len(heard) == 4
+    assert all(abs(t - k) < 0.02 for t, k in zip(heard, [0.7, 1.6, 2.45, 3.3], strict=True))
