@@ -145,12 +145,17 @@ def test_ctrl_c_stops_a_review_at_once_with_one_line_and_code_130(tmp_path, whol
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    time.sleep(4)
+    # Once the watch is under way (its video is being drawn): a loaded machine may take
+    # seconds just to start Python.
+    started = time.monotonic()
+    while not list(tmp_path.glob("*/annotated.part.mp4")) and time.monotonic() - started < 60:
+        time.sleep(0.2)
+    time.sleep(1.0)
     if whole_group:
         os.killpg(review.pid, signal.SIGINT)
     else:
         review.send_signal(signal.SIGINT)
-    _, err = review.communicate(timeout=60)
+    _, err = review.communicate(timeout=120)
     assert review.returncode == 130
     assert "Traceback" not in err and err.rstrip().endswith("bruno: interrupted")
     time.sleep(0.5)

@@ -66,11 +66,11 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
     # The sound track is listened to in another process while this one watches the frames:
     # the two halves share nothing until the merge, and a review has two cores to use.
     pool = forked_pool(1) if listen else None
-    heard = pool.submit(knocks_in_recording, path, keep_sound) if pool else None
-    if follower is not None:
-        # Started after the fork above: a forked process gets no copy of its thread.
-        follower.start(lambda wait: _knocks_heard(heard, wait))
-    try:
+    try:  # (a Ctrl-C while the sound worker is handed its task stops it too)
+        heard = pool.submit(knocks_in_recording, path, keep_sound) if pool else None
+        if follower is not None:
+            # Started after the fork above: a forked process gets no copy of its thread.
+            follower.start(lambda wait: _knocks_heard(heard, wait))
         watch = watch_video(path, camera, read_card, progress, follower, read_sure)
     except BaseException:
         if pool:
@@ -79,7 +79,11 @@ def review_video(path: str | Path, camera: CameraProfile, read_card: CardReader,
     result = ReviewResult([], watch.frames, watch.duration_s, watch.error, watch.notes)
     heard_events: list[Event] = []
     if heard is not None and pool is not None:
-        recording: HeardRecording = heard.result()
+        try:
+            recording: HeardRecording = heard.result()
+        except BaseException:  # (Ctrl-C while the sound is still being listened to)
+            stop_at_once(pool)
+            raise
         pool.shutdown()
         heard_events, result.sound = [*recording.knocks, *recording.loud], recording.sound
         if recording.note:
