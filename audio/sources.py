@@ -22,6 +22,15 @@ class OpenedSource:
     description: str
 
 
+def cut_short(path: Path, heard_s: float, stated_s: float | None) -> str | None:
+    """How a recording is cut short, in words, when its sound ended well before (over a second
+    and 2 %) the length its file states; else None. Damaged or cut-off files end early."""
+    if stated_s is None or heard_s >= stated_s - max(1.0, 0.02 * stated_s):
+        return None
+    return (f"{path}: the sound ends at {heard_s:.1f} s of the {stated_s:.1f} s the file "
+            "states (cut short or damaged)")
+
+
 def _is_sound_file(path: Path) -> bool:
     if path.suffix.lower() not in SOUND_FILE_SUFFIXES:
         return False

@@ -145,6 +145,7 @@ class CameraProfile(BaseModel):
     card_height: float = Field(DEFAULT_CARD_HEIGHT, gt=0.02, le=0.8)
     colours: ColourReferences = Field(default_factory=ColourReferences)
     image_size: tuple[int, int] | None = Field(None, description="(h, w) of the calibration frame")
+    table_plane: TablePlane | None = None
 
     @field_validator("image_size")
     @classmethod
@@ -152,7 +153,6 @@ class CameraProfile(BaseModel):
         if size is not None and min(size) < 16:
             raise ValueError("the calibration frame must be at least 16 px each way")
         return size
-    table_plane: TablePlane | None = None
 
     @field_validator("seat_angles_deg")
     @classmethod

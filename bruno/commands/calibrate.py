@@ -63,7 +63,7 @@ PROTOCOL_MOST_S = 600.0
 
 
 def _recorded(path: Path):
-    from audio.sources import open_recording  # PyAV loads only when calibrating
+    from audio.sources import cut_short, open_recording  # PyAV loads only when calibrating
 
     opened = open_recording(path, DETECTOR_RATE_HZ)
     blocks = []
@@ -74,12 +74,11 @@ def _recorded(path: Path):
             return blocks
         blocks.append(block)
     heard = blocks[-1].t_s + blocks[-1].duration_s if blocks else 0.0
-    stated = opened.duration_s
-    if stated is not None and heard < stated - max(1.0, 0.02 * stated):
+    short = cut_short(path, heard, opened.duration_s)
+    if short:
         # A file cut short is measured only up to where its sound ends: say so, or the
         # protocol's reasons (too short, too few knocks) would blame the table.
-        print(f"bruno: warning: {path}: the sound ends at {heard:.1f} s of the {stated:.1f} s "
-              "the file states (cut short or damaged); measured up to there", file=sys.stderr)
+        print(f"bruno: warning: {short}; measured up to there", file=sys.stderr)
     return blocks
 
 

@@ -89,7 +89,7 @@ def _print_knock(knock: HeardKnock, json_out: bool) -> None:
 def _listen_file(detector: KnockDetector, path: Path, json_out: bool) -> None:
     from audio.blocks import RECORDING_BLOCK_SAMPLES
     from audio.detector import DETECTOR_RATE_HZ
-    from audio.sources import open_recording
+    from audio.sources import cut_short, open_recording
 
     opened = open_recording(path, DETECTOR_RATE_HZ, RECORDING_BLOCK_SAMPLES)
     heard_to = [0.0]  # where the sound ended: a file cut short ends before its stated length
@@ -105,16 +105,13 @@ def _listen_file(detector: KnockDetector, path: Path, json_out: bool) -> None:
                                                   show_progress)):
         _print_knock(knock, json_out)
         count += 1
-    stated = opened.duration_s
-    short = stated is not None and heard_to[0] < stated - max(1.0, 0.02 * stated)
+    short = cut_short(path, heard_to[0], opened.duration_s)
     if not json_out:
-        seconds = heard_to[0] if short else stated
+        seconds = heard_to[0] if short else opened.duration_s
         length = f" in {seconds:.1f} s" if seconds is not None else ""
         print(f"{count} knock{'s' * (count != 1)} heard{length} of {opened.description}")
     if short:
-        print(f"bruno: warning: {path}: the sound ends at {heard_to[0]:.1f} s of the "
-              f"{stated:.1f} s the file states (cut short or damaged); nothing after that was "
-              "heard", file=sys.stderr)
+        print(f"bruno: warning: {short}; nothing after that was heard", file=sys.stderr)
         raise typer.Exit(code=INCOMPLETE_EXIT_CODE)
 
 
