@@ -31,6 +31,7 @@ from bruno.review.pipeline import camera_setup
 from calibration.layout import TableLayout
 from evaluation.card_scenes import real_face_sources, real_faces
 from evaluation.knock_data import real_knock_excerpts
+from evaluation.matching import one_to_one
 from synth.footage import DEFAULT_FPS, render_footage
 from synth.scenario import load_scenario, random_scenario
 from synth.webcam import VERSION as WEBCAM_VERSION
@@ -70,16 +71,11 @@ class Score:
 
 
 def match(truth: list[dict], found: list[dict], tolerance_s: float) -> list[tuple[dict, dict]]:
-    """One-to-one pairs, closest in time first."""
-    pairs = sorted((abs(f["t"] - g["t"]), i, j) for i, g in enumerate(truth)
-                   for j, f in enumerate(found) if abs(f["t"] - g["t"]) <= tolerance_s)
-    used_t, used_f, out = set(), set(), []
-    for _, i, j in pairs:
-        if i not in used_t and j not in used_f:
-            used_t.add(i)
-            used_f.add(j)
-            out.append((truth[i], found[j]))
-    return out
+    """One-to-one pairs within `tolerance_s` (inclusive): as many as can be made, then the
+    least summed time error (`evaluation.matching.one_to_one`; closest-first pairing lost a
+    play of a jump-in chain whose two cards were both found late)."""
+    pairs = one_to_one([f["t"] for f in found], [g["t"] for g in truth], tolerance_s)
+    return [(truth[j], found[i]) for i, j in pairs]
 
 
 def _paired(truth: list[dict], found: list[dict], kind: str, tolerance_s: float

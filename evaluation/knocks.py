@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from audio.blocks import array_blocks
+from audio.calibration import RoomCalibration
 from audio.detector import DETECTOR_RATE_HZ, DetectorParams, KnockDetector, detect_knocks
 from audio.knock_score import KnockModel
 from audio.sources import open_recording
@@ -54,14 +55,25 @@ def load_samples(path: Path) -> np.ndarray:
     return np.concatenate([b.samples for b in blocks])
 
 
+@dataclass(frozen=True)
+class Hearing:
+    """What the detector is given besides the sound: a profile's knock model and its
+    classifier's room calibration, both, as `bruno listen --profile` uses them (the defaults:
+    neither)."""
+
+    model: KnockModel | None = None
+    room: RoomCalibration | None = None
+
+
 def knock_times(
-    samples: np.ndarray, model: KnockModel | None = None, params: DetectorParams | None = None
+    samples: np.ndarray, hearing: Hearing | None = None, params: DetectorParams | None = None
 ) -> list[float]:
     """Onsets of the knocks heard in mono samples at the detector rate."""
+    hearing = hearing or Hearing()
     blocks = array_blocks(samples, DETECTOR_RATE_HZ, DETECTOR_RATE_HZ)
     extra = {"classifier": None} if GATES_ONLY else {}
-    detector = KnockDetector(params=params or DetectorParams(), model=model or KnockModel(),
-                             **extra)
+    detector = KnockDetector(params=params or DetectorParams(),
+                             model=hearing.model or KnockModel(), room=hearing.room, **extra)
     return [k.t_s for k in detect_knocks(blocks, detector)]
 
 
@@ -71,12 +83,12 @@ GATES_ONLY = False
 
 
 def score_clips(
-    clips: list[Clip], model: KnockModel | None = None
+    clips: list[Clip], hearing: Hearing | None = None
 ) -> dict[tuple[str, str], ClassScore]:
     scores: dict[tuple[str, str], ClassScore] = {}
     for clip in clips:
         samples = load_samples(clip.path)
-        detected = knock_times(samples, model)
+        detected = knock_times(samples, hearing)
         score = scores.setdefault((clip.kind, clip.cls), ClassScore(clip.kind, clip.cls))
         score.clips += 1
         score.seconds += len(samples) / DETECTOR_RATE_HZ
@@ -162,7 +174,7 @@ def _print_overall(scores: dict[tuple[str, str], ClassScore]) -> None:
     )
 
 
-def print_snr_table(clips: list[Clip], model: KnockModel | None = None) -> None:
+def print_snr_table(clips: list[Clip], hearing: Hearing | None = None) -> None:
     knocks = [c for c in clips if c.cls == "knuckle"]
     backgrounds = [c for c in clips if c.kind == "background"]
     excerpts = []
@@ -181,7 +193,7 @@ def print_snr_table(clips: list[Clip], model: KnockModel | None = None) -> None:
         seconds = 0.0
         for seed, background in enumerate(background_samples):
             mixture = mix_at_snr(excerpts, background, DETECTOR_RATE_HZ, snr_db, seed=seed)
-            total.add(match_onsets(knock_times(mixture.samples, model), mixture.onsets_s))
+            total.add(match_onsets(knock_times(mixture.samples, hearing), mixture.onsets_s))
             seconds += len(background) / DETECTOR_RATE_HZ
         placed = len(total.errors_s) + total.missed
         print(
@@ -195,19 +207,22 @@ ROOMS = ((0.4, 10.0), (0.8, 3.0), (0.3, 6.0))
 
 
 def print_room_table(
-    clips: list[Clip], model: KnockModel | None = None, calibration: Clip | None = None
+    clips: list[Clip], hearing: Hearing | None = None, calibration: Clip | None = None
 ) -> None:
     """The split's knuckle knocks, and its distractors and backgrounds, as a microphone
     across the table hears them in reverberant rooms (`synth.sounds.reverberate`): with
-    `model`, and with a profile calibrated in the same room on `calibration` (the protocol
-    of `bruno calibrate mic --from`, on that clip through the room)."""
+    `hearing`, and with a profile calibrated in the same room on `calibration`'s first 5
+    knocks (the protocol of `bruno calibrate mic --from`: 5 s of the clip's quiet level, then
+    the knocks a second apart, through the room). The calibrated columns do not score the
+    calibration clip (its first knocks taught the profile)."""
     knocks = [(c, load_samples(c.path)) for c in clips if c.cls == "knuckle"]
     quiet = [load_samples(c.path) for c in clips if c.kind in ("distractor", "background")]
     quiet_s = sum(len(q) for q in quiet) / DETECTOR_RATE_HZ
-    calibration_samples = load_samples(calibration.path) if calibration else None
+    recording = _protocol_recording(calibration) if calibration else None
     print("\n### Knocks in reverberant rooms\n")
     if calibration:
-        print(f"Calibrated: a profile measured on {calibration.name} through the same room.\n")
+        print(f"Calibrated: a profile measured on the first 5 knocks of {calibration.name} "
+              "through the same room (that clip not scored in the calibrated columns).\n")
     print("| RT60 (s) | direct/reverberant (dB) | knuckle recall | median onset err (ms) "
           "| false knocks per 10 min (distractor + background) "
           "| calibrated: recall | calibrated: false per 10 min |")
@@ -219,35 +234,48 @@ def print_room_table(
         roomy_knocks = [(clip, room(samples)) for clip, samples in knocks]
         roomy_quiet = [room(q) for q in quiet]
         cells = []
-        models = [model]
-        if calibration_samples is not None:
-            models.append(_calibrated_in(room(calibration_samples)))
-        for which, room_model in enumerate(models):
+        setups = [(hearing, roomy_knocks)]
+        if recording is not None:
+            setups.append((_calibrated_in(room(recording)),
+                           [(c, x) for c, x in roomy_knocks if c is not calibration]))
+        for which, (room_hearing, scored) in enumerate(setups):
             total = MatchResult()
-            for clip, samples in roomy_knocks:
-                total.add(match_onsets(knock_times(samples, room_model), clip.event_times_s))
-            false = sum(len(knock_times(q, room_model)) for q in roomy_quiet)
+            for clip, samples in scored:
+                total.add(match_onsets(knock_times(samples, room_hearing), clip.event_times_s))
+            false = sum(len(knock_times(q, room_hearing)) for q in roomy_quiet)
             placed = len(total.errors_s) + total.missed
             recall = f"{_pct(len(total.errors_s), placed)} ({len(total.errors_s)}/{placed})"
             errors = [] if which else [_ms(total.errors_s, statistics.median)]
             cells += [recall, *errors, f"{600 * false / quiet_s:.1f}"]
-        if calibration_samples is None:
+        if recording is None:
             cells += ["–", "–"]
         print(f"| {rt60_s:.1f} | {direct_db:+.0f} | " + " | ".join(cells) + " |")
 
 
-def _calibrated_in(samples: np.ndarray) -> KnockModel:
-    from audio.calibration import knock_model_for, measure_mic
+def _protocol_recording(clip: Clip) -> np.ndarray:
+    """A calibration recording made of `clip`: its quiet level for 5 s, then its first 5
+    knocks a second apart (the clip as recorded starts knocking inside the 5 quiet seconds
+    the calibration asks for, and is refused)."""
+    from evaluation.calibrated_knocks import _quiet_rms, protocol_recording
+
+    samples = load_samples(clip.path)
+    return protocol_recording([(samples, t) for t in clip.event_times_s[:5]],
+                              _quiet_rms([samples]))
+
+
+def _calibrated_in(samples: np.ndarray) -> Hearing:
+    from audio.calibration import knock_model_for, measure_mic, room_calibration_for
 
     blocks = array_blocks(samples, DETECTOR_RATE_HZ, DETECTOR_RATE_HZ)
-    return knock_model_for(measure_mic(blocks).profile)
+    profile = measure_mic(blocks).profile
+    return Hearing(knock_model_for(profile), room_calibration_for(profile))
 
 
 #: Confidence thresholds compared by --operating-points.
 MIN_CONFIDENCES = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 
 
-def print_operating_points(clips: list[Clip], model: KnockModel | None = None) -> None:
+def print_operating_points(clips: list[Clip], hearing: Hearing | None = None) -> None:
     """Recall and false knocks for several `min_confidence` values (each a full run)."""
     print("\n### Operating points (min_confidence)\n")
     print("| min confidence | knuckle recall | false knocks per 10 min (distractor + background) "
@@ -259,7 +287,7 @@ def print_operating_points(clips: list[Clip], model: KnockModel | None = None) -
         matched = labelled = false = hard = 0
         quiet_s = hard_s = 0.0
         for clip, samples in loaded:
-            detected = knock_times(samples, model, params)
+            detected = knock_times(samples, hearing, params)
             seconds = len(samples) / DETECTOR_RATE_HZ
             if clip.kind == "knock":
                 matched += len(match_onsets(detected, clip.event_times_s).errors_s)
@@ -274,16 +302,16 @@ def print_operating_points(clips: list[Clip], model: KnockModel | None = None) -
               f"| {600 * false / quiet_s:.1f} | {_per_min(hard, hard_s)} |")
 
 
-def _model(profile: Path | None) -> KnockModel:
+def _hearing(profile: Path | None) -> Hearing:
     if profile is None:
-        return KnockModel()
-    from audio.calibration import knock_model_for
+        return Hearing()
+    from audio.calibration import knock_model_for, room_calibration_for
     from calibration.profile import load_profile
 
     mic = load_profile(profile).mic
     if mic is None:
         raise ProfileError(f"{profile}: has no [mic] section")
-    return knock_model_for(mic)
+    return Hearing(knock_model_for(mic), room_calibration_for(mic))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -305,25 +333,25 @@ def main(argv: list[str] | None = None) -> int:
     GATES_ONLY = args.gates
     try:
         clips = load_clips(args.data_dir)
-        model = _model(args.profile)
+        hearing = _hearing(args.profile)
     except (FileNotFoundError, ProfileError) as error:
         print(f"evaluation.knocks: error: {error}", file=sys.stderr)
         return 2
     if args.profile:
-        print(f"Detector model from {args.profile}: {model}")
+        print(f"Detector model from {args.profile}: {hearing}")
     groups = defaultdict(list)
     for clip in clips:
         groups[clip.split].append(clip)
     splits = ["tune", "test"] if args.split == "all" else [args.split]
     for split in splits:
-        print_table(f"{split} split", score_clips(groups[split], model))
+        print_table(f"{split} split", score_clips(groups[split], hearing))
         if args.snr:
-            print_snr_table(groups[split], model)
+            print_snr_table(groups[split], hearing)
         if args.rooms:
             knuckle_train = [c for c in clips if c.name == "knuckle_train"]
-            print_room_table(groups[split], model, knuckle_train[0] if knuckle_train else None)
+            print_room_table(groups[split], hearing, knuckle_train[0] if knuckle_train else None)
         if args.operating_points:
-            print_operating_points(groups[split], model)
+            print_operating_points(groups[split], hearing)
     return 0
 
 

@@ -7,8 +7,8 @@ case's `more` cards with the same hand (fanned along one direction or stacked sq
 four cards, 0.05 s apart, which is a fan put down in one motion, up to 1.5 s apart). Every case
 is rendered once per seed (`--cache` keeps the videos), watched (`vision.video_watch`, cards
 read from the ground truth, so this measures the watching alone), and its cards after the red 3
-are matched to the truth one-to-one within PLAY_MATCH_S, closest first. A play is right when
-its events are exactly its cards, in order, each with the seat that laid it.
+are matched to the truth one-to-one within PLAY_MATCH_S (`evaluation.matching.one_to_one`). A
+play is right when its events are exactly its cards, in order, each with the seat that laid it.
 
 Seeds 1-3 are the development seeds; 4-6 were kept for measuring (some of their clips have
 since been traced, vision/TABLE.md says which); 7-9 were traced on 6 December; 10-12 were only
@@ -24,6 +24,7 @@ from pathlib import Path
 
 from calibration.layout import TableLayout
 from evaluation.footage import PLAY_MATCH_S
+from evaluation.matching import one_to_one
 from synth.footage import render_footage
 from synth.scenario import Scenario
 from vision.card_readers import TruthReader
@@ -84,19 +85,11 @@ class PlayScore:
 
 def score_play(found: list[dict], truth: list[dict]) -> PlayScore:
     """`found` and `truth`: the play's card events (dicts with t, card, seat)."""
-    pairs = sorted((abs(f["t"] - t["t"]), i, j) for i, f in enumerate(found)
-                   for j, t in enumerate(truth) if abs(f["t"] - t["t"]) <= PLAY_MATCH_S)
-    used_f: set[int] = set()
-    used_t: set[int] = set()
-    right = 0
-    for _, i, j in pairs:
-        if i in used_f or j in used_t:
-            continue
-        used_f.add(i)
-        used_t.add(j)
-        right += (found[i]["card"], found[i]["seat"]) == (truth[j]["card"], truth[j]["seat"])
+    pairs = one_to_one([f["t"] for f in found], [t["t"] for t in truth], PLAY_MATCH_S)
+    right = sum((found[i]["card"], found[i]["seat"]) == (truth[j]["card"], truth[j]["seat"])
+                for i, j in pairs)
     exact = [(f["card"], f["seat"]) for f in found] == [(t["card"], t["seat"]) for t in truth]
-    return PlayScore(len(truth), len(used_t), right, len(found) - len(used_f), 1, int(exact))
+    return PlayScore(len(truth), len(pairs), right, len(found) - len(pairs), 1, int(exact))
 
 
 def watch_case(name: str, seed: int, size: tuple[int, int], cache: Path
