@@ -48,6 +48,7 @@ from models.knocks.knock_data import (
     held_out,
     load_audio,
     load_clips,
+    recorded_seconds,
 )
 from models.knocks.onset_stage import find_onsets
 from models.knocks.train_knocks import NOT_TRAINED_ON
@@ -200,7 +201,7 @@ def score(classifier, knock_clips, negatives, slaps, calibration=None, only=None
         clips_with[group][1] += 1
         if clip.kind in ("background", "distractor"):
             false += n
-            quiet_s += len(x) / RATE_HZ
+            quiet_s += recorded_seconds(x)
     slaps_heard = sum(bool(heard(classifier, s, calibration)) for s in slaps)
     return {
         "knocks": labelled, "recall": matched / labelled if labelled else None,

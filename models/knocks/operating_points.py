@@ -22,6 +22,7 @@ from models.knocks.knock_data import (
     held_out,
     load_audio,
     load_clips,
+    recorded_seconds,
 )
 from models.knocks.onset_stage import find_onsets
 
@@ -35,7 +36,7 @@ def fold_logits(fold: str, model: Path):
     for c in out:
         x = load_audio(c)
         if c.kind in ("background", "distractor"):
-            quiet_s += len(x) / RATE_HZ
+            quiet_s += recorded_seconds(x)
         for o in find_onsets(x, block_samples=4000):
             if o.t_s < SCORED_FROM_S:
                 continue
