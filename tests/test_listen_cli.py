@@ -81,6 +81,21 @@ def test_calibrate_from_a_recording_writes_a_profile_that_listen_uses(tmp_path, 
     assert len(heard.stdout.splitlines()) == 3
 
 
+def test_calibrating_on_claps_warns_that_they_do_not_sound_like_knocks(tmp_path):
+    from synth.sounds import clap
+
+    rate = 48_000
+    protocol = tmp_path / "claps.wav"
+    soundfile.write(protocol, place(noise(rate, seconds=11.0, rms=1e-3), clap(rate),
+                                    [5.5 + i for i in range(5)], rate), rate)
+    result = bruno("calibrate", "mic", "--from", str(protocol), "--profile",
+                   str(tmp_path / "room.toml"))
+    assert result.returncode == 0, result.stderr
+    assert "only 0 of the 5 sounds taken for knocks sound like knocks" in result.stderr
+    # No other sound was heard: the separation line says so instead of being left out.
+    assert "no other sound was heard to compare them with" in result.stdout
+
+
 def test_a_profile_with_a_bad_field_is_refused_by_listen(tmp_path, knocks_wav):
     profile = tmp_path / "room.toml"
     profile.write_text("version = 1\n[mic]\nnoise_floor_db = 'loud'\n")

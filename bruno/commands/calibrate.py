@@ -130,6 +130,8 @@ def _report(measurement: MicMeasurement, profile: Path, json_out: bool) -> None:
             print(f"knocks apart     {separation:7.1f} logits: to the knock classifier, the "
                   "weakest knock over the room's most knock-like other sound "
                   f"({_how_clear(separation)})")
+        elif mic.classifier is not None:
+            print("knocks apart         -    : no other sound was heard to compare them with")
         print(f"wrote [mic] to {profile}")
     if mic.knocks_heard < KNOCKS:
         print(f"bruno: warning: heard only {mic.knocks_heard} of {KNOCKS} knocks; "
@@ -139,6 +141,13 @@ def _report(measurement: MicMeasurement, profile: Path, json_out: bool) -> None:
               "sounds after the quiet part sound like knocks, even to this profile; "
               "check the recording",
               file=sys.stderr)
+    heard_as_knocks = measurement.classifier_knocks
+    if heard_as_knocks is not None and heard_as_knocks < mic.knocks_heard:
+        # A profile made of claps or snaps hears claps and snaps as knocks all evening.
+        print(f"bruno: warning: only {heard_as_knocks} of the {mic.knocks_heard} sounds taken "
+              "for knocks sound like knocks to the knock classifier; if they were claps, snaps "
+              "or taps on something else, calibrate again knocking on the table (this profile "
+              "hears sounds like them as knocks)", file=sys.stderr)
     if not measurement.margin_is_safe:
         print(f"bruno: warning: the margin is {measurement.margin_db:.1f} dB, under the "
               f"{SAFE_MARGIN_DB:g} dB that is safe; move the microphone nearer the table or "
