@@ -46,10 +46,16 @@ def read_video_sound(path: Path) -> Iterator[RawChunk]:
     container = _open(path)
     with container:
         stream = container.streams.audio[0]
+        # On the file's clock, as the picture (vision.frames.media_time_s): from the start of
+        # its earliest track, not from the tracks' own zero (a recording whose clock starts at
+        # 3600 s, or whose picture starts after its sound, kept its knocks far from its cards).
+        start = container.start_time
+        origin_s = start / av.time_base if start is not None else 0.0
         try:
             for frame in container.decode(stream):
                 yield RawChunk(
-                    samples=_frame_samples(frame), rate_hz=frame.sample_rate, t_s=frame.time
+                    samples=_frame_samples(frame), rate_hz=frame.sample_rate,
+                    t_s=None if frame.time is None else frame.time - origin_s
                 )
         except av.error.FFmpegError as error:
             raise AudioSourceError(

@@ -30,7 +30,7 @@ from bruno.review.annotated_video import (
 from bruno.review.overlay_layer import OverlayLayer
 
 from event_helpers import events_of
-from video_helpers import FPS, H, W, make_textured_video, make_video
+from video_helpers import FPS, H, W, make_textured_video, make_variable_rate_video, make_video
 
 OVERLAY = Overlay(
     events=events_of([{"t": 0.5, "kind": "card", "card": "r_7", "seat": 0},
@@ -196,6 +196,15 @@ def test_the_small_video_takes_at_most_30_frames_a_second_with_their_own_times(t
         assert container.streams.audio  # the sound whole
         assert (container.streams.video[0].width, container.streams.video[0].height) == (
             W // 2, H // 2)
+
+
+def test_a_video_whose_frame_rate_drops_is_annotated_frame_by_frame(tmp_path):
+    # Its average rate (25 fps here) made the encoder's clock: two frames fell on one tick
+    # and the muxer refused the second, so the whole review stopped (exit 2, no report).
+    source, out = tmp_path / "dim.mp4", tmp_path / "annotated.mp4"
+    frames = make_variable_rate_video(source)
+    assert write_annotated_video(source, out, OVERLAY) == frames
+    assert frame_times(out) == pytest.approx(frame_times(source))
 
 
 def test_a_wide_video_gives_a_small_video_no_wider_than_960(tmp_path):

@@ -203,3 +203,24 @@ def test_one_frame_is_made_once_whatever_threads_ask_for_it_at_once():
         thread.join()
     assert len(made) == 6 * 30
     assert all(frame.full() is frame.full() for frame in frames)  # made once
+
+
+@pytest.mark.parametrize("picture_from_s,sound_from_s,first_frame_s,first_sound_s", [
+    (2.0, 0.0, 2.0, 0.0),        # a recorder's file whose picture starts after its sound
+    (3600.0, 3600.0, 0.0, 0.0),  # a recording whose clock starts at an hour
+])
+def test_picture_and_sound_are_on_the_files_one_clock(tmp_path, picture_from_s, sound_from_s,
+                                                       first_frame_s, first_sound_s):
+    # The picture was timed from its own track's start and the sound from the tracks' zero:
+    # 2 s apart in the first file (every card 2 s early against its knocks and the notes),
+    # an hour apart in the second (every knock "missed").
+    from audio.sources import open_recording
+
+    from video_helpers import make_video
+
+    path = tmp_path / "recorded.mp4"
+    make_video(path, seconds=4.0, picture_from_s=picture_from_s, sound_from_s=sound_from_s)
+    first = next(iter(read_video(path)))
+    assert first.t_s == pytest.approx(first_frame_s, abs=0.07)
+    block = next(iter(open_recording(path, 16_000).blocks))
+    assert block.t_s == pytest.approx(first_sound_s, abs=0.07)

@@ -199,9 +199,26 @@ def _stated_duration_s(container) -> float | None:
 
 
 def media_time_s(pts: int, stream) -> float:
-    """Seconds from the start of a PyAV video `stream` of a frame with presentation time `pts`:
-    the clock review stamps its events with, and the annotated video and report draw by."""
-    return float((pts - (stream.start_time or 0)) * stream.time_base)
+    """Seconds from the start of the file of a frame (or packet) of a PyAV `stream` with
+    presentation time `pts`: the clock review stamps its events with, and the annotated video,
+    the report and a player showing the file (and so the notes taken from it) go by. Every
+    track is on it: the file's start is its earliest track's (`media_origin_s`), so a picture
+    that starts 2 s after the sound (a webcam recorder's file, a cut copied without
+    re-encoding) keeps its 2 s, and a recording whose clock starts at 3600 s starts at 0."""
+    return float(pts * stream.time_base) - media_origin_s(stream.container)
+
+
+def media_origin_s(container) -> float:
+    """The media time, on the tracks' own clock, that a file starts at (seconds)."""
+    import av
+
+    start = container.start_time
+    return start / av.time_base if start is not None else 0.0
+
+
+def media_pts(t_s: float, stream) -> int:
+    """The presentation time in `stream` of media time `t_s` (`media_time_s`'s inverse)."""
+    return int((t_s + media_origin_s(stream.container)) / stream.time_base)
 
 
 def read_video(path: str | Path, analysis_width: int = ANALYSIS_WIDTH_PX,

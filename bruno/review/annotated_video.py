@@ -386,6 +386,10 @@ class AnnotatedWriter:
             self.video.height, self.video.width = self.size
             self.video.pix_fmt = "yuv420p"
             self.video.time_base = in_video.time_base
+            # The encoder counts time in the footage's own ticks too: in ticks of 1/rate (the
+            # average rate, 80/3 for a phone that halved its rate in the dark) two frames of a
+            # variable rate fell on one tick and the muxer refused the second (EINVAL).
+            self.video.codec_context.time_base = in_video.time_base
             self.video.options = dict(ENCODER_OPTIONS)
             # Encode on both cores: with one thread the annotated copy took half a review.
             self.video.thread_type = "AUTO"

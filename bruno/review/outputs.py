@@ -16,7 +16,7 @@ from bruno.review.annotated_video import Overlay, write_annotated_video
 from bruno.review.report import ReportInput, SoundEnvelope, evidence_times, write_report
 from referee.eventlog import dumps
 from referee.events import Event
-from vision.frames import media_time_s
+from vision.frames import media_pts, media_time_s
 
 ANNOTATED_PART = "annotated.part.mp4"
 
@@ -69,12 +69,10 @@ def grab_frames(video: str | Path, times: Iterable[float]) -> dict[float, np.nda
             return found
         stream = container.streams.video[0]
         stream.thread_type = "AUTO"
-        start = stream.start_time or 0
         try:
             while len(found) < len(wanted):
                 target = wanted[len(found)]
-                container.seek(start + int(target / stream.time_base), stream=stream,
-                               backward=True)
+                container.seek(media_pts(target, stream), stream=stream, backward=True)
                 for frame in container.decode(stream):
                     if frame.pts is None:
                         continue
