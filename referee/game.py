@@ -340,6 +340,10 @@ class Game(MissedObservations):
             owed = self.state.owed_draws
             owed[seat] = max(0, owed[seat] - card.draw_count)
 
+    def on_unseen_instick(self, card: Card) -> None:
+        """Called for an instick by a seat the camera did not see, after its card is laid:
+        what the jump-in itself does to the game, whoever made it (Bruno: nothing more)."""
+
     def continues_play(self, seat: int, card: Card, t: float) -> bool:
         """Whether `card`, from the seat that has just played (whose turn it may no longer be),
         is one more card of that same play rather than a second card (DrukUNO's multi-card
@@ -699,6 +703,7 @@ class Game(MissedObservations):
             if card.value == "reverse" and not (self.players == 2
                                                 and self.rules.two_player_reverse_skips):
                 self.state.direction = -self.state.direction
+            self.on_unseen_instick(card)
             self.state.turn = None
             return
         self.on_instick(seat, card)

@@ -47,6 +47,11 @@ class SnabbUno(StandardUno):
             owed[seat] = max(0, owed[seat] - card.draw_count)
         self.state.direction = -self.state.direction
 
+    def on_unseen_instick(self, card: Card) -> None:
+        """Q3: a jump-in turns the direction round, whoever jumped in; the next card tells
+        whose turn it is."""
+        self.state.direction = -self.state.direction
+
     def apply_effect(self, seat: int, card: Card, t: float, out: list) -> None:
         """Q6: two identical black cards straight on each other turn the direction too."""
         if card.is_black and self.card_beneath == card:

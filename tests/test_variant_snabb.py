@@ -53,6 +53,14 @@ def test_q3_a_jumped_in_reverse_keeps_the_direction_and_skips_to_after_the_jumpe
     assert penalties(rulings) == [] and turns(rulings)[-1] == 2
 
 
+def test_q3_a_jump_in_by_an_unseen_seat_turns_the_direction_round_too():
+    # The jumper was not seen: the next card says whose turn it is, and play goes on the
+    # other way from there (it went on the old way, and seat 1's turn cost it a card).
+    rulings = snabb(card(1, "r_9", None), card(2, "r_5", 1), card(3, "r_5", None),
+                    card(4, "r_6", 2), card(5, "r_7", 1), card(6, "r_8", 0))
+    assert penalties(rulings) == [] and turns(rulings)[-2:] == [0, 3]
+
+
 def test_q3_a_black_twin_is_no_jump_in():
     rulings = snabb(card(1, "r_5", None), card(2, "wild", 1), color(2.2, "g"),
                     card(2.5, "wild", 3))
