@@ -84,6 +84,9 @@ class DrukUno(StandardUno):
         self.sips: dict[int, int] = {seat: 0 for seat in range(players)}
         self._gathering: int | None = None
         """The seat still gathering a draw two pool it took (its reaches are that pool)."""
+        self._zero_moves: list[tuple[Card, int]] = []
+        """The zeros that moved the hands this round (D13), each with its step, latest last:
+        a zero taken back moves them back (P4: a card taken back restores the game)."""
 
     # --- what may be played ----------------------------------------------------------------
 
@@ -145,7 +148,7 @@ class DrukUno(StandardUno):
                 pool = self._pass_pool_on(seat, following, card, t, out)
                 victim_if_reversed = (following, other_way, pool) if pool else None
         if card.is_zero and self.rules.helsinki:
-            self._move_hands(-d)  # D13: every hand moves one seat against the direction
+            self._move_zeros_hands(card, -d)  # D13: every hand one seat against the direction
         if cards == 1 or following != s.turn:
             self._begin_turn(following, t, out)
         else:
@@ -175,7 +178,7 @@ class DrukUno(StandardUno):
         to a jump-in. A jumped-in zero still moves the hands (D13)."""
         self.state.variant_state = None
         if card.is_zero and self.rules.helsinki:
-            self._move_hands(-self.state.direction)
+            self._move_zeros_hands(card, -self.state.direction)
 
     def _active_pool(self) -> Card | None:
         """The draw card whose pool the turn holder has still to take (or add to), if any."""
@@ -265,6 +268,18 @@ class DrukUno(StandardUno):
                 counts[event.seat]
             self._forget_calls_not_due()
 
+    def _move_zeros_hands(self, zero: Card, step: int) -> None:
+        self._zero_moves.append((zero, step))
+        self._move_hands(step)
+
+    def on_taken_back(self, seat: int | None, card: Card) -> None:
+        """A zero taken back (the top card, so the latest that moved the hands) moves every
+        hand back first; then its player holds it again."""
+        if card.is_zero and self._zero_moves and self._zero_moves[-1][0] == card:
+            _, step = self._zero_moves.pop()
+            self._move_hands(-step)
+        super().on_taken_back(seat, card)
+
     def _move_hands(self, step: int) -> None:
         """D13: the hand of every seat s goes to seat s + step."""
         n, counts = self.players, self.hand_counts
@@ -311,6 +326,7 @@ class DrukUno(StandardUno):
                             f"{'' if len(cards) == 1 else 's'} left in hand")
             if owed:
                 self._drink(seat, owed, t, out, "for the cards the last card made it take")
+        self._zero_moves.clear()
         super().close_round(hands, winner, t, out)
 
     def round_points(self, hands: dict[int, tuple[Card, ...]], winner: int | None

@@ -331,6 +331,14 @@ def test_d13_a_zero_moves_every_hand_against_the_direction():
     assert druk_game(*events).hand_counts == [7, 5, 6, 7]
 
 
+def test_d13_a_zero_taken_back_moves_every_hand_back():
+    # P4: a card taken back restores the game. The hands stayed moved, so a seat holding 7
+    # was counted as holding another's 1 card and ruled for a forgotten "UNO".
+    events = (card(1, "r_5", None), *one_play(1, ("r_7", "y_7")), card(4, "y_0", 2),
+              removed(4.5, "y_0"))
+    assert druk_game(*events, helsinki=True).hand_counts == [7, 5, 7, 7]
+
+
 def test_d13_a_zero_as_the_last_card_gives_a_hand_back():
     events = (card(1, "r_5", None), *one_play(1, SIX_SEVENS), call(4.7, "uno", 1),
               card(6, "y_0", 2))
