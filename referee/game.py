@@ -623,7 +623,10 @@ class Game(MissedObservations):
             self._pass(seat, t, out)
         elif word == "seg":
             turn = self.state.turn
-            if self.state.in_round and turn is not None and seat != turn:
+            # A game without SEG (its words name no slow call: uno, snabb, druk) rules
+            # slowness only when the table set `seg_after_s` (uno.md U6).
+            has_seg = self.words.slow_call is not None or self.rules.seg_after_s is not None
+            if has_seg and self.state.in_round and turn is not None and seat != turn:
                 self._too_slow(turn, t, out)
 
     def _on_color(self, event: ColorNamed, out: list[Ruling], t: float | None = None) -> None:

@@ -153,6 +153,14 @@ def test_u6_seg_cites_the_uno_page_when_the_table_sets_it():
     assert ruling["message"] == "Seat 2 was too slow; the turn passes on: two penalty cards."
 
 
+@pytest.mark.parametrize("variant", ["uno", "snabb", "druk"])
+def test_u6_a_seg_call_is_no_penalty_when_the_table_did_not_set_seg(variant):
+    # Bruno's P3 (a seg call is the table's verdict) came along into games without SEG.
+    rulings = referee(card(1, "r_5", None), card(2, "r_7", 1), call(4, "seg", 0),
+                      variant=variant)
+    assert [r for r in rulings if r["kind"] == "ruling"] == []
+
+
 def test_a_too_slow_penalty_withdrawn_is_named_without_brunos_seg():
     rulings = uno(card(1, "r_5", None), card(2, "r_7", 1), call(12, "seg", 0),
                   {"t": 13.0, "kind": "undo"}, seg_after_s=8)
