@@ -47,6 +47,14 @@ class SnabbUno(StandardUno):
             owed[seat] = max(0, owed[seat] - card.draw_count)
         self.state.direction = -self.state.direction
 
+    def apply_first_card(self, card: Card, t: float, out: list) -> None:
+        """Q1 (decision): a black card turned up goes back into the deck; the round starts
+        with the next card turned, which the camera sees next."""
+        if card.is_black:
+            self.state.in_round = False
+            return
+        super().apply_first_card(card, t, out)
+
     def on_unseen_instick(self, card: Card) -> None:
         """Q3: a jump-in turns the direction round, whoever jumped in; the next card tells
         whose turn it is."""

@@ -26,6 +26,21 @@ def test_snabb_is_found_by_name():
     assert find_variant("snabb") is SnabbUno and find_variant("Snabb-UNO") is SnabbUno
 
 
+# Q1 (decision): a black card turned up is shuffled back; the next card turned starts.
+def test_q1_a_black_card_turned_up_does_not_count_and_the_next_one_turned_starts():
+    rulings = snabb(card(1, "wild_draw_4", None), card(4, "r_5", None), card(5, "r_6", 1),
+                    card(6, "r_7", 2))
+    assert penalties(rulings) == [] and turns(rulings) == [1, 2, 3]
+    assert not [r for r in rulings if r["rule"] == "draw_due"]  # nobody takes four
+
+
+def test_q1_a_black_card_turned_up_and_taken_back_is_not_played_for_its_effect():
+    rulings = snabb(card(1, "wild_draw_4", None), removed(3, "wild_draw_4"),
+                    card(4, "r_5", None), card(5, "r_6", 1))
+    assert penalties(rulings) == [] and turns(rulings) == [1, 2]
+    assert not [r for r in rulings if r["rule"] == "draw_due"]
+
+
 # Q2: colour, number or symbol, or black.
 def test_q2_a_matching_card_is_no_penalty():
     assert penalties(snabb(card(1, "r_5", None), card(2, "r_9", 1), card(3, "wild", 2))) == []
