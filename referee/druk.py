@@ -248,9 +248,9 @@ class DrukUno(StandardUno):
             return None
         owed = self.state.owed_draws[event.seat]
         pool = self._active_pool()
-        if pool is not None and event.seat == self.state.turn and owed > event.count:
+        if pool is not None and event.seat == self.state.turn and owed >= event.count:
             if pool.value == "draw_2":
-                self._gathering = event.seat
+                self._gathering = event.seat  # (a first reach seen as the whole pool too)
             return replace(event, count=owed)
         return event
 

@@ -175,6 +175,14 @@ def test_d6_a_stacked_pool_passes_on_and_is_taken_whole():
     assert sips(rulings) == [(3, 4, 4)] and turns(rulings)[-2:] == [0, 1]
 
 
+def test_d6_a_reach_after_the_whole_pool_is_the_same_pool_still_gathered():
+    # The first reach was seen as the pool's 2 cards, the second as 1 more: 3 sips, and a
+    # hand counted one card too big, where the page says further reaches are the same pool.
+    rulings = druk(card(1, "r_5", None), card(2, "r_draw_2", 1), draw(3, 2, 2),
+                   draw(3.6, 2, 1), card(5, "r_4", 3))
+    assert sips(rulings) == [(2, 2, 2)] and penalties(rulings) == []
+
+
 def test_d6_only_a_draw_two_goes_on_an_active_pool():
     rulings = druk(card(1, "r_5", None), card(2, "r_draw_2", 1), card(3, "r_3", 2))
     assert rulings_of(rulings) == [("illegal_card", 2, 2, "D2")]
