@@ -21,6 +21,11 @@ from referee.game import Game
 from referee.reorder import REORDER_WINDOW_S, ReorderBuffer
 from referee.rulings import Ruling, info, is_sure
 
+RESAID_ON_CORRECTION = ("draw_due", "flaske")
+"""What a card says as it lands that a correction of the card says again when it changed:
+who takes cards for it, and Flaske UNO's announcement of who drinks (a red 3 corrected to a
+red draw two: nobody was told the next seat takes two, nor whom the two sips are for)."""
+
 PenaltyKey = tuple[str, int | None, str | None, float]
 
 
@@ -140,7 +145,25 @@ class Session:
         out = [info(correction.t, "corrected", amended.seat,
                     messages.corrected(correction.card, correction.seat, played.t),
                     card=amended.card.token)]
-        return out + self._rederive(history, correction.t)
+        said_before = self._said_as_it_landed(self.history, played.t)
+        out += self._rederive(history, correction.t)
+        said_now = self._said_as_it_landed(history, played.t)
+        if [(r.rule, r.seat, r.message) for r in said_now] != \
+                [(r.rule, r.seat, r.message) for r in said_before]:
+            # Who takes cards or drinks because of the card changed with it: say it again.
+            out += [replace(r, t=correction.t) for r in said_now]
+        return out
+
+    def _said_as_it_landed(self, history: list[Event], card_t: float) -> list[Ruling]:
+        """The lines of `RESAID_ON_CORRECTION` a fresh game rules at the card of `card_t`."""
+        game = type(self.game)(self.game.players, self.game.first_dealer, self.game.rules)
+        said: list[Ruling] = []
+        for event in history:
+            if event.t > card_t + 1e-3:
+                break
+            said += [r for r in game.observe(event)
+                     if r.rule in RESAID_ON_CORRECTION and abs(r.t - card_t) < 1e-3]
+        return said
 
     def _card_index(self, of_t: float | None) -> int | None:
         for index in range(len(self.history) - 1, -1, -1):

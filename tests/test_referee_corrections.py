@@ -188,3 +188,16 @@ def test_a_withdrawn_penalty_of_an_unseen_seat_says_whoever_played_it():
     rulings = referee(card(1, "r_5", 0), card(2, "b_6", None), undo(3))
     (withdrawn,) = infos(rulings, "withdrawn")
     assert withdrawn["message"].endswith("whoever played it takes no penalty cards.")
+
+
+def test_a_card_corrected_to_a_draw_two_says_who_takes_the_cards():
+    # The misread red 3 was a red draw two: seat 2 must take two and miss its turn. The
+    # correction moved the turn on but nobody was told why.
+    rulings = referee(card(1, "r_9", None), card(2, "r_3", 1), correct(3, card="r_draw_2"))
+    (due,) = [r for r in rulings if r["rule"] == "draw_due"]
+    assert (due["t"], due["seat"], due["count"]) == (3, 2, 2)
+
+
+def test_a_correction_that_changes_nothing_said_says_nothing_again():
+    rulings = referee(card(1, "r_9", None), card(2, "r_draw_2", 1), correct(3, seat=1))
+    assert [r["t"] for r in rulings if r["rule"] == "draw_due"] == [2]

@@ -63,3 +63,15 @@ def test_f5_a_wild_is_for_everyone():
 def test_a_card_read_unsure_is_not_announced():
     rulings = flaske(card(1, "r_5", None), card(2, "r_3", 1, confidence=0.2))
     assert said(rulings) == [(0, "r_5", 5)]
+
+
+def test_a_corrected_card_is_announced_again_with_who_drinks_now():
+    rulings = flaske(card(1, "r_9", None), card(2, "r_3", 1),
+                     {"t": 3.0, "kind": "correct", "card": "r_draw_2"},
+                     card(4, "g_5", 2, confidence=0.3),
+                     {"t": 5.0, "kind": "correct", "seat": 2})
+    again = [(r["t"], r["seat"], r["message"]) for r in rulings
+             if r["rule"] == "flaske" and r["t"] in (3.0, 5.0)]
+    assert again == [(3.0, 0, "Red draw two: two sips for the player on seat 1's right, "
+                               "seat 0."),
+                     (5.0, 2, "Green 5: five sips for seat 2.")]
