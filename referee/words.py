@@ -21,8 +21,8 @@ class SpokenWords:
     """The name of the too-slow penalty as the table says it ("Seg")."""
     says_message: tuple[str, ...] = ()
     """Info rules of the game's own whose message is said as it is written: the referee
-    writes its messages in English, so only an English table hears them (Flaske UNO's card
-    announcements)."""
+    writes its messages in English, so only an English table hears them so (Flaske UNO's card
+    announcements; `bruno.live.phrases` says them in Swedish from the line's fields)."""
 
 
 @dataclass(frozen=True, slots=True)

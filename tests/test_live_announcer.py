@@ -182,9 +182,14 @@ def test_each_game_is_spoken_in_its_own_words():
     slow = penalty("too_slow", seat=3, cards=2)
     assert phrase(slow, "en", StandardUno.words) == "Too slow, seat 3, two cards."
     assert phrase(slow, "sv", StandardUno.words) == "För långsam, plats 3, två kort."
-    # Flaske UNO's announcements are the game: said at an English table, as written.
-    bottle = {**info("flaske", seat=2, count=3), "message": "Red 3: three sips for seat 2."}
+    # Flaske UNO's announcements are the game: said at an English table as written, at a
+    # Swedish one made from the line's fields (it said nothing there).
+    bottle = {**info("flaske", seat=2, count=3, card="r_3"),
+              "message": "Red 3: three sips for seat 2."}
     assert phrase(bottle, "en", FlaskeUno.words) == "Red 3: three sips for seat 2."
+    assert phrase(bottle, "sv", FlaskeUno.words) == "Röd tre: tre klunkar för plats 2."
+    pee = {**info("flaske", seat=1, card="g_7"), "message": "Green 7: pee card for seat 1."}
+    assert phrase(pee, "sv", FlaskeUno.words) == "Grön sju: kisskort till plats 1."
     assert phrase(bottle, "en") is None  # (Bruno has no such line)
 
 

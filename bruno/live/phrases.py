@@ -83,6 +83,42 @@ def phrase(ruling: dict[str, Any], lang: str = "en", game: Words = BRUNO_WORDS) 
         return words["withdrawn"].format(who)
     if rule == "corrected" and ruling.get("card"):
         return words["corrected"]
+    if rule == "flaske" and lang == "sv" and ruling.get("card"):
+        return _flaske_sv(ruling)
     if rule in own.says_message and ruling.get("message"):
         return ruling["message"]
     return None  # turn, score, and anything new: shown, not said
+
+
+_SV_VALUES = {"skip": "hoppa över", "reverse": "vänd", "draw_2": "dra två"}
+_SV_FLASKE = {
+    "0": "kategori: {s} väljer en, och var och en runt bordet nämner något i den",
+    "6": "vattenfall: alla dricker, {s} först",
+    "7": "kisskort till {s}",
+    "8": "{s} hittar på en regel",
+    "9": "finger på flaskan: den sista som lyfter dricker",
+    "skip": "nästa spelare hoppas över",
+    "reverse": "spelet vänder",
+}
+
+
+def _flaske_sv(ruling: dict[str, Any]) -> str:
+    """Flaske UNO's announcement of a card (referee.variants.FlaskeUno.announce_card) said in
+    Swedish, from its fields: the English message is written for the screen."""
+    token, seat, count = ruling["card"], ruling.get("seat"), ruling.get("count")
+    who = "den som spelade" if seat is None else f"plats {seat}"
+    colour, _, value = token.partition("_")
+    if token == "wild_draw_4":
+        name = "Dra fyra"
+    elif token == "wild":
+        return "Jokern: alla dricker tillsammans, skål!"
+    else:
+        name = f"{_COLOURS['sv'][colour]} {_SV_VALUES.get(value) or number(int(value), 'sv')}"
+    if count:  # sips: a number card's for its player, a draw card's for a neighbour
+        sips = "en klunk" if count == 1 else f"{number(int(count), 'sv')} klunkar"
+        if seat is None and value == "draw_2":
+            who = "grannen till den som lade det"
+        elif seat is None and token == "wild_draw_4":
+            sips, who = "fyra klunkar var", "båda grannarna till den som lade det"
+        return f"{name}: {sips} för {who}."
+    return f"{name}: {_SV_FLASKE.get(value, '').format(s=who)}."
