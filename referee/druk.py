@@ -329,6 +329,11 @@ class DrukUno(StandardUno):
         self._zero_moves.clear()
         super().close_round(hands, winner, t, out)
 
+    def match_over_message(self, leaders: list[int], total: int) -> str:
+        """D15: no points, so nobody wins on them: the match ends with what each seat drank."""
+        drunk = ", ".join(f"seat {seat} {n}" for seat, n in self.sips.items())
+        return f"Match over: DrukUNO keeps no points; sips drunk: {drunk}."
+
     def round_points(self, hands: dict[int, tuple[Card, ...]], winner: int | None
                      ) -> dict[int, int]:
         """D15: DrukUNO keeps no points; a round costs sips instead."""

@@ -398,6 +398,10 @@ class Game(MissedObservations):
         """The `match_over` line's words: who won, with what total."""
         return say.match_over(leaders, total)
 
+    def score_message(self, seat: int, points: int, total: int) -> str:
+        """A `score` line's words: the seat's points this round and in all."""
+        return say.score(seat, points, total)
+
     def tally_changes(self, before: Game, t: float) -> list[Ruling]:
         """After a correction ruled the history again (this game) in place of `before`: the
         lines that bring the game's running count per seat (`tally`) to its new totals.
@@ -659,7 +663,7 @@ class Game(MissedObservations):
         out.append(info(t, "round_over", winner, self.round_over_message(winner)))
         for seat in range(self.players):
             total = self.scoreboard.totals[seat]
-            out.append(info(t, "score", seat, say.score(seat, points[seat], total),
+            out.append(info(t, "score", seat, self.score_message(seat, points[seat], total),
                             points=points[seat], total=total))
         if not self.match_over and self.scoreboard.is_over(self.rules.rounds,
                                                            self.rules.target_score):

@@ -98,6 +98,12 @@ class SnabbUno(StandardUno):
         return (f"Match over: seat {leaders[0]} went out of a round started with "
                 f"{total + 1} cards and wins ({total} rounds won).")
 
+    def score_message(self, seat: int, points: int, total: int) -> str:
+        """Q8: the score is rounds won."""
+        won = f"{total} round{'' if total == 1 else 's'} won"
+        return f"Seat {seat} {'won this round' if points else 'did not win this round'} " \
+               f"({won})."
+
     def round_points(self, hands: dict[int, tuple[Card, ...]], winner: int | None
                      ) -> dict[int, int]:
         """Q8: a round won counts one (the winner starts the next round with a card more);

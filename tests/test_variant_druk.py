@@ -394,6 +394,14 @@ def test_d15_the_hand_left_costs_by_card():
     assert sips(rulings) == [(0, 4, 4), (2, 2, 2), (3, 4, 4)]
 
 
+def test_d15_the_match_ends_with_the_sips_drunk_not_a_shared_win_on_points():
+    rulings = druk(card(1, "r_5", None), draw(2, 1, 1), round_end(3, {
+        0: ["r_1"], 1: [], 2: ["g_2"], 3: []}), rounds=1)
+    (over,) = [r for r in rulings if r["rule"] == "match_over"]
+    assert over["message"] == ("Match over: DrukUNO keeps no points; sips drunk: seat 0 1, "
+                               "seat 1 1, seat 2 1, seat 3 0.")
+
+
 def test_d15_a_last_draw_two_still_costs_the_next_player_its_pool():
     rulings = druk(card(1, "r_5", None), card(2, "r_draw_2", 1),
                    round_end(3, {0: ["r_1"], 1: [], 2: ["g_4"], 3: ["b_3"]}))

@@ -157,6 +157,14 @@ def test_q8_rounds_won_add_up_and_the_sixth_wins_the_match():
                                "wins (6 rounds won).")
 
 
+def test_q8_score_lines_count_rounds_won_not_points():
+    rulings = snabb(card(1, "r_5", None),
+                    round_end(9, {0: ["r_1"], 1: ["g_2"], 2: [], 3: ["b_3"]}))
+    lines = {r["seat"]: r["message"] for r in infos(rulings, "score")}
+    assert lines[2] == "Seat 2 won this round (1 round won)."
+    assert lines[0] == "Seat 0 did not win this round (0 rounds won)."
+
+
 def test_q8_five_rounds_won_are_no_match_yet():
     events = []
     for n in range(5):
