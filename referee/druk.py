@@ -99,6 +99,16 @@ class DrukUno(StandardUno):
             return card.value == pool.value
         return super().matches(card)
 
+    def illegal_card_message(self, seat: int | None, card: Card) -> str:
+        """D6, D8: on an open pool the card's fault is not a colour or a number."""
+        pool = self._active_pool()
+        if pool is not None and super().matches(card):
+            kind = "draw two" if pool.value == "draw_2" else "wild draw four"
+            who = "Someone" if seat is None else f"Seat {seat}"
+            return (f"{who} played the {card.name} on the open pool of the {pool.name}: only "
+                    f"a {kind} goes on it, or the pool is taken")
+        return super().illegal_card_message(seat, card)
+
     def is_instick(self, card: Card) -> bool:
         """D10: a jump-in is a number card identical to the top card."""
         return card.is_number and card == self.state.top

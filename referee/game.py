@@ -398,6 +398,10 @@ class Game(MissedObservations):
         """The `match_over` line's words: who won, with what total."""
         return say.match_over(leaders, total)
 
+    def illegal_card_message(self, seat: int | None, card: Card) -> str:
+        """An `illegal_card` ruling's words: what the card does not match."""
+        return say.illegal_card(seat, card, self.state.top, self.state.active_color)
+
     def score_message(self, seat: int, points: int, total: int) -> str:
         """A `score` line's words: the seat's points this round and in all."""
         return say.score(seat, points, total)
@@ -723,7 +727,7 @@ class Game(MissedObservations):
         turn = self.state.turn
         if sure and self.state.top_sure and not self.matches(card):
             self._penalise(t, "illegal_card", None, card, "B2",
-                           say.illegal_card(None, card, self.state.top, self.state.active_color),
+                           self.illegal_card_message(None, card),
                            out, self._card_confidence)
         elif turn is not None:
             ref = self.knock_ref(card, instick=False)
@@ -736,7 +740,7 @@ class Game(MissedObservations):
     def _illegal_play(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
         """P4: a wrong card on one's own turn stays, counts as the play, and takes effect."""
         self._penalise(t, "illegal_card", seat, card, "B2",
-                       say.illegal_card(seat, card, self.state.top, self.state.active_color), out,
+                       self.illegal_card_message(seat, card), out,
                        self._card_confidence)
         self._lay(seat, card, streak=True)
         self.apply_effect(seat, card, t, out)

@@ -186,6 +186,10 @@ def test_d6_a_reach_after_the_whole_pool_is_the_same_pool_still_gathered():
 def test_d6_only_a_draw_two_goes_on_an_active_pool():
     rulings = druk(card(1, "r_5", None), card(2, "r_draw_2", 1), card(3, "r_3", 2))
     assert rulings_of(rulings) == [("illegal_card", 2, 2, "D2")]
+    # ... and the ruling says so (a red 3 does match a red draw two, by colour).
+    (ruling,) = [r for r in rulings if r["kind"] == "ruling"]
+    assert ruling["message"].startswith("Seat 2 played the red 3 on the open pool of the red "
+                                        "draw two: only a draw two goes on it")
 
 
 def test_d6_once_taken_the_draw_two_is_spent():
