@@ -30,7 +30,15 @@ from bruno.review.annotated_video import (
 from bruno.review.overlay_layer import OverlayLayer
 
 from event_helpers import events_of
-from video_helpers import FPS, H, W, make_textured_video, make_variable_rate_video, make_video
+from video_helpers import (
+    FPS,
+    H,
+    W,
+    make_textured_video,
+    make_turned_video,
+    make_variable_rate_video,
+    make_video,
+)
 
 OVERLAY = Overlay(
     events=events_of([{"t": 0.5, "kind": "card", "card": "r_7", "seat": 0},
@@ -205,6 +213,16 @@ def test_a_video_whose_frame_rate_drops_is_annotated_frame_by_frame(tmp_path):
     frames = make_variable_rate_video(source)
     assert write_annotated_video(source, out, OVERLAY) == frames
     assert frame_times(out) == pytest.approx(frame_times(source))
+
+
+def test_a_phones_turned_video_is_annotated_upright(tmp_path):
+    source, out = tmp_path / "portrait.mp4", tmp_path / "annotated.mp4"
+    make_turned_video(source)
+    assert write_annotated_video(source, out, OVERLAY) == 6
+    with av.open(str(out)) as container:
+        first = next(container.decode(video=0))
+        assert (first.width, first.height) == (H, W)  # portrait, as the phone showed it
+        assert first.to_ndarray(format="bgr24")[: W // 4].mean() > 150
 
 
 def test_a_wide_video_gives_a_small_video_no_wider_than_960(tmp_path):

@@ -224,3 +224,16 @@ def test_picture_and_sound_are_on_the_files_one_clock(tmp_path, picture_from_s, 
     assert first.t_s == pytest.approx(first_frame_s, abs=0.07)
     block = next(iter(open_recording(path, 16_000).blocks))
     assert block.t_s == pytest.approx(first_sound_s, abs=0.07)
+
+
+def test_a_phones_turned_video_is_read_as_a_player_shows_it(tmp_path):
+    # Stored landscape (its left third bright) with a display matrix saying "turn it a quarter
+    # clockwise": it was watched sideways, and seats were named from the wrong edge.
+    from video_helpers import H, W, make_turned_video
+
+    path = tmp_path / "portrait.mp4"
+    make_turned_video(path)
+    frame = next(iter(read_video(path)))
+    picture = frame.full()
+    assert frame.full_size == (W, H) and picture.shape[:2] == (W, H)
+    assert picture[: W // 4].mean() > 150 and picture[-W // 4:].mean() < 80  # bright on top

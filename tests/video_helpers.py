@@ -73,3 +73,19 @@ def make_variable_rate_video(path, seconds: float = 3.0) -> int:
             frames += 1
         container.mux(video.encode())
     return frames
+
+
+def make_turned_video(path, frames: int = 6) -> None:
+    """A phone's portrait video as phones store it: a landscape picture (W x H, its left third
+    bright) and a display matrix that says to turn it a quarter clockwise."""
+    with av.open(str(path), "w") as container:
+        video = container.add_stream("libx264", rate=FPS)
+        video.width, video.height, video.pix_fmt = W, H, "yuv420p"
+        video.set_display_rotation(-90)
+        for i in range(frames):
+            image = np.full((H, W, 3), 40, np.uint8)
+            image[:, : W // 3] = 220
+            frame = av.VideoFrame.from_ndarray(image, format="bgr24")
+            frame.pts = i
+            container.mux(video.encode(frame))
+        container.mux(video.encode())

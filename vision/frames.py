@@ -250,6 +250,7 @@ def read_video(path: str | Path, analysis_width: int = ANALYSIS_WIDTH_PX,
                 if av_frame.pts is None:
                     continue
                 t_s = media_time_s(av_frame.pts, stream)
+                av_frame = upright(av_frame)
                 frame = _frame_of(av_frame, t_s, index, analysis_width)
                 yield frame
                 index += 1
@@ -391,6 +392,44 @@ def _small_of(av_frame, shrinker: PlaneShrinker, analysis_width: int) -> np.ndar
         return _bgr_from_yuv(y, u, v, name == "yuvj420p")
     return av_frame.reformat(width=sw, height=sh, format="bgr24",
                              interpolation="AREA").to_ndarray()
+
+
+def quarter_turns(av_frame) -> int:
+    """How many quarter turns counterclockwise a decoded frame's picture needs to show as a
+    player shows it (0-3): a phone filming upright stores its picture turned and says so in
+    the video's display matrix."""
+    return round((getattr(av_frame, "rotation", 0) or 0) / 90) % 4
+
+
+def upright(av_frame):
+    """`av_frame` turned as its display matrix says (itself when it says nothing): seats,
+    cards and the annotated video are then as the person who filmed sees them (a phone video
+    tagged "rotate 90" was watched sideways, and every seat named from the wrong edge)."""
+    turns = quarter_turns(av_frame)
+    if not turns:
+        return av_frame
+    import av
+
+    if av_frame.format.name in ("yuv420p", "yuvj420p"):
+        planes = [np.rot90(plane_pixels(plane), turns) for plane in av_frame.planes]
+        height, width = planes[0].shape
+        turned = av.VideoFrame(width, height, av_frame.format.name)
+        for target, plane in zip(turned.planes, planes, strict=True):
+            np.copyto(plane_pixels(target), plane)
+    else:
+        picture = np.ascontiguousarray(np.rot90(av_frame.to_ndarray(format="bgr24"), turns))
+        turned = av.VideoFrame.from_ndarray(picture, format="bgr24")
+    turned.pts, turned.time_base = av_frame.pts, av_frame.time_base
+    return turned
+
+
+def video_quarter_turns(path: str | Path) -> int:
+    """`quarter_turns` of a video file's first frame (0 when it has none)."""
+    container = _open_container(Path(path))
+    with container:
+        for av_frame in container.decode(video=0):
+            return quarter_turns(av_frame)
+    return 0
 
 
 def plane_pixels(plane) -> np.ndarray:

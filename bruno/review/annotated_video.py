@@ -27,7 +27,15 @@ import numpy as np
 from bruno.review.overlay_layer import OverlayLayer
 from referee.cards import token_words
 from referee.events import Call, CardPlayed, CardRemoved, Event, Knock, RoundEnd
-from vision.frames import DECODER_OPTIONS, PlaneShrinker, media_time_s, plane_pixels
+from vision.frames import (
+    DECODER_OPTIONS,
+    FrameSourceError,
+    PlaneShrinker,
+    media_time_s,
+    plane_pixels,
+    upright,
+    video_quarter_turns,
+)
 
 ARROW_S = 1.5
 """How long a play's seat arrow stays on screen after the card came to rest."""
@@ -328,6 +336,7 @@ def write_annotated_video(source: str | Path, out: str | Path, overlay: Overlay,
         in_video.codec_context.options = DECODER_OPTIONS
         try:
             for frame in container.decode(in_video):
+                frame = upright(frame)  # as the watch saw it, and a player shows it
                 # The footage's own clock, as review stamped its events.
                 t = (media_time_s(frame.pts, in_video) if frame.pts is not None
                      else annotated)
@@ -376,6 +385,8 @@ class AnnotatedWriter:
         self._step_s = 0.0 if full_size else 1 / SMALL_MAX_FPS - FRAME_SLACK_S
         self._due_s = float("-inf")
         width, height = in_video.codec_context.width, in_video.codec_context.height
+        if _quarter_turns_of(self.source) % 2:  # a phone's portrait video, stored turned
+            width, height = height, width
         if not full_size:
             scale = min(0.5, SMALL_MAX_WIDTH_PX / width)
             width, height = round(width * scale), round(height * scale)
@@ -717,3 +728,13 @@ def _captions(image: np.ndarray, captions: tuple[tuple[str, bool], ...],
         _put(image, text, (margin, y - round((line_h - text_px) / 2)), text_px,
              (255, 255, 255), max(1, min(size.line, round(text_px / 7))))
         y -= line_h
+
+
+def _quarter_turns_of(source: Path) -> int:
+    """`video_quarter_turns`, 0 for a video that cannot be decoded (the pass says why)."""
+    import av
+
+    try:
+        return video_quarter_turns(source)
+    except (FrameSourceError, av.error.FFmpegError, OSError):
+        return 0

@@ -16,7 +16,7 @@ from bruno.review.annotated_video import Overlay, write_annotated_video
 from bruno.review.report import ReportInput, SoundEnvelope, evidence_times, write_report
 from referee.eventlog import dumps
 from referee.events import Event
-from vision.frames import media_pts, media_time_s
+from vision.frames import media_pts, media_time_s, upright
 
 ANNOTATED_PART = "annotated.part.mp4"
 
@@ -77,6 +77,7 @@ def grab_frames(video: str | Path, times: Iterable[float]) -> dict[float, np.nda
                     if frame.pts is None:
                         continue
                     t = media_time_s(frame.pts, stream)
+                    frame = upright(frame)  # as the watch saw it
                     last = frame
                     while len(found) < len(wanted) and t + 1e-6 >= wanted[len(found)]:
                         found[wanted[len(found)]] = frame.to_ndarray(format="bgr24")
