@@ -55,6 +55,21 @@ def test_the_notes_set_the_table_and_their_events_are_ruled_on(clip, tmp_path):
     assert "seat 2 said &quot;UNO&quot;" in page and "class=noted" in page
 
 
+def test_notes_after_the_footage_ends_are_pointed_out(clip, tmp_path):
+    # A video trimmed, the evening's notes kept: time passed unseen up to the late note.
+    video, room, _, reader = clip
+    notes = tmp_path / "long.notes.jsonl"
+    write_notes(notes, [*NOTES[:2], {"t": 33.4, "kind": "call", "seat": 3, "word": "pass"}])
+    outcome = review_footage(video, tmp_path / "out", reader, profile=room, notes=notes,
+                             annotate=False)
+    (late,) = [n for n in outcome.notes if "after the footage ends" in n]
+    assert late.startswith("1 event(s) of the notes file lie after the footage ends at 5.0 s "
+                           "(the first at 33.4 s)")
+    quiet = review_footage(video, tmp_path / "out2", reader, profile=room, notes=clip[2],
+                           annotate=False)
+    assert not [n for n in quiet.notes if "after the footage ends" in n]
+
+
 def test_the_command_line_wins_over_the_notes(clip, tmp_path):
     video, room, notes, reader = clip
     outcome = review_footage(video, tmp_path / "out", reader, profile=room, notes=notes,

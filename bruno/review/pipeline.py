@@ -253,6 +253,9 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
         notes_text.append(f"{len(added)} event(s) come from the notes file {written.path.name} "
                           "(calls, colours, hands: what a camera cannot see); they are "
                           "marked 'from notes'.")
+    late = _notes_after_the_end(added, _footage_duration_s(footage))
+    if late:
+        notes_text.append(late)
     if result.error:
         notes_text.insert(0, f"Incomplete review: the video breaks off ({result.error}). "
                              "Everything here covers only what came before the break.")
@@ -268,6 +271,25 @@ def review_footage(footage: str | Path, out_folder: str | Path, read_card: CardR
         throttle.end()
     return ReviewOutcome(footage, folder, files, events, rulings, sound,
                          result.error, notes_text, game.to_dict())
+
+
+def _notes_after_the_end(added: list[Event], end_s: float | None) -> str | None:
+    """A note when events of the notes file lie after the footage ends (a video trimmed, the
+    full notes kept): the time up to them passed unseen, so the rulings there (a SEG clock
+    running out, a card nobody saw) rest on the notes alone."""
+    if end_s is None:
+        return None
+    late = [e for e in added if e.t > end_s + NOTES_PAST_END_SLACK_S]
+    if not late:
+        return None
+    return (f"{len(late)} event(s) of the notes file lie after the footage ends at "
+            f"{end_s:.1f} s (the first at {min(e.t for e in late):.1f} s): what happened after "
+            f"{end_s:.1f} s was not seen, and rulings there rest on the notes alone; check "
+            "that the notes belong to this video.")
+
+
+NOTES_PAST_END_SLACK_S = 1.0
+"""A note this close after the footage's end is still of it (the last card, written late)."""
 
 
 def _footage_duration_s(footage: Path) -> float | None:
