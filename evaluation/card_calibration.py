@@ -15,7 +15,9 @@ logit (conf' = sigmoid(a * logit + b), fitted by gradient descent on every OTHER
 readings) and the ECE it gives the source left out. The groups the reader was fine-tuned on
 (`evaluation.card_data.REAL_TRAIN_SINGLE`) are left out: they are no test; sources whose cards
 it was trained on as pile faces (`face_sources_trained_on`) are marked "(cards trained on)".
-A photo where nothing was read counts as a reading of confidence 0 that is wrong. Photos of
+A photo where nothing was read is no reading and is left out (until 6 December it counted as
+a reading of confidence 0 that is wrong, which has no gap and so made a source whose cards
+were missed look better calibrated: the MODEL_CARD tables before then were measured so). Photos of
 several cards (the wooden table, the row) count every reading: right when it lies over a
 labelled card's centre and names it.
 Nothing here is shipped: it measures.
@@ -96,9 +98,8 @@ def readings(data: Path, localisers: Path | None = None) -> dict[str, list[tuple
             if image is None:
                 continue
             seen = recognise(image, min_confidence=0.0, **kwargs)
-            top = seen[0] if seen else None
-            out[name(source)].append((top.confidence if top else 0.0,
-                                bool(top and top.card == cards[0]["card"])))
+            if seen:  # (nothing read: no confidence to calibrate; "found" counts the miss)
+                out[name(source)].append((seen[0].confidence, seen[0].card == cards[0]["card"]))
     return dict(out)
 
 

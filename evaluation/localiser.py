@@ -32,6 +32,7 @@ import cv2
 import numpy as np
 
 from evaluation.card_scenes import UNO_FACE, LabelledPhoto, labelled_photos
+from evaluation.matching import most_pairs
 from vision.classify import NOT_CARD, both_ways_up, default_classifier
 from vision.localise_model import CardLocaliser
 from vision.locate import locate
@@ -113,24 +114,24 @@ def score_photo(photo: LabelledPhoto, localiser: CardLocaliser, score: SourceSco
                                                   {"locator": k, "localiser": localiser})
     classical = [c.quad for c in locate(image)] if any(c.quad is not None
                                                        for c in photo.cards) else []
-    used: set[int] = set()
-    for card in photo.cards:
-        if card.kind not in ("uno_face", "uno_back"):
-            continue
+    cards = [c for c in photo.cards if c.kind in ("uno_face", "uno_back")]
+    # Cards with outlines and boxes of their kind, one-to-one, as many pairs as can be made.
+    outlined = [c for c in cards if c.quad is not None]
+    paired = most_pairs([[quad_iou(card.quad, b.quad) if b.kind == card.kind else 0.0
+                          for b in boxes] for card in outlined], MATCH_IOU)
+    box_of = {id(outlined[row]): column for row, column in paired.items()}
+    for card in cards:
         score.cards += 1
         score.faces += card.kind == UNO_FACE
         if card.quad is None:  # outline unknown: the photo's one card is any UNO face box
             match = next((i for i, b in enumerate(boxes) if b.kind == UNO_FACE), None)
         else:
-            ious = [quad_iou(card.quad, b.quad) if b.kind == card.kind and i not in used
-                    else 0.0 for i, b in enumerate(boxes)]
-            match = int(np.argmax(ious)) if ious and max(ious) >= MATCH_IOU else None
+            match = box_of.get(id(card))
             score.classical_scored += 1
             score.classical_found += any(quad_iou(card.quad, q) >= MATCH_IOU
                                          for q in classical)
         if match is None:
             continue
-        used.add(match)
         score.found += 1
         if card.kind == UNO_FACE:
             score.found_faces += 1

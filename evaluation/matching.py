@@ -101,3 +101,28 @@ def match_onsets(
     result.missed = len(labelled_s) - len(pairs)
     result.extra = len(detected_s) - len(pairs)
     return result
+
+
+def most_pairs(scores: list[list[float]], at_least: float) -> dict[int, int]:
+    """Row -> column pairs whose score is at least `at_least`, one-to-one, as many as any
+    matching makes (augmenting paths), each row trying its best-scored columns first.
+
+    Taking each row's best unused column in turn is not enough: of two overlapping cards, the
+    first may take the box that is the second's only match (IoU 0.54 and 0.74), leaving one
+    found where both are."""
+    pair_of_column: dict[int, int] = {}
+
+    def place(row: int, seen: set[int]) -> bool:
+        ranked = sorted(range(len(scores[row])), key=lambda c: -scores[row][c])
+        for column in ranked:
+            if scores[row][column] < at_least or column in seen:
+                continue
+            seen.add(column)
+            if column not in pair_of_column or place(pair_of_column[column], seen):
+                pair_of_column[column] = row
+                return True
+        return False
+
+    for row in sorted(range(len(scores)), key=lambda r: -max(scores[r], default=0.0)):
+        place(row, set())
+    return {row: column for column, row in pair_of_column.items()}

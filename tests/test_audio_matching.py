@@ -60,3 +60,12 @@ def test_the_mixer_places_knocks_at_known_times_and_the_chosen_snr():
     knock_power = np.mean([np.mean(e.astype(float) ** 2) for e in excerpts])
     noise_only = mixture.samples[: rate // 2].astype(float)  # before the first knock
     assert 10 * np.log10(knock_power / np.mean(noise_only**2)) == pytest.approx(10.0, abs=0.5)
+
+
+def test_boxes_pair_with_cards_as_many_as_can_be_made():
+    from evaluation.matching import most_pairs
+
+    # Card A overlaps boxes 0 (0.6) and 1 (0.54); card B only box 0 (0.74). Each card taking
+    # its best free box in turn found one card of two.
+    assert most_pairs([[0.6, 0.54], [0.74, 0.0]], 0.5) == {0: 1, 1: 0}
+    assert most_pairs([[0.4, 0.3]], 0.5) == {}
