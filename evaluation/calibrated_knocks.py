@@ -44,7 +44,7 @@ from audio.calibration import (
 )
 from audio.detector import DETECTOR_RATE_HZ, KnockDetector, detect_knocks
 from audio.knock_classifier import KnockClassifier, default_classifier
-from evaluation.knocks import load_samples
+from evaluation.knock_data import load_samples
 from evaluation.matching import match_onsets
 from evaluation.shared_data import shared_data_dir
 
@@ -78,7 +78,7 @@ def read_clips(data_dir: Path) -> list[LabelledClip]:
     return clips
 
 
-def _quiet_rms(samples: list[np.ndarray]) -> float:
+def quietest_rms(samples: list[np.ndarray]) -> float:
     """The rms of a source's quietest 20 ms (its 5th percentile), never below -90 dBFS."""
     frame = round(0.02 * RATE)
     powers = [float(np.mean(x[i:i + frame] ** 2)) for x in samples
@@ -138,7 +138,7 @@ def evaluate_source(source: str, clips: list[LabelledClip], negatives: list[Labe
                     classifier: KnockClassifier | None) -> SourceResult:
     result = SourceResult(source)
     raw = {c.path: load_samples(c.path) for c in clips}
-    quiet_rms = _quiet_rms(list(raw.values()))
+    quiet_rms = quietest_rms(list(raw.values()))
     sound = {path: padded(samples, quiet_rms) for path, samples in raw.items()}
     events = [(c, t + PAD_BEFORE_S) for c in clips for t in c.times_s]
     calibration, later = events[:CALIBRATION_KNOCKS], events[CALIBRATION_KNOCKS:]

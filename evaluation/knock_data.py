@@ -92,3 +92,12 @@ def real_knock_excerpts(rate_hz: int) -> tuple[np.ndarray, ...]:
             continue
         excerpts += cut_excerpts(samples.mean(axis=1), clip_rate, clip.event_times_s)
     return tuple(excerpts)
+
+
+def load_samples(path: Path) -> np.ndarray:
+    """A recording as mono float32 at the detector rate."""
+    from audio.detector import DETECTOR_RATE_HZ
+    from audio.sources import open_recording
+
+    blocks = list(open_recording(path, DETECTOR_RATE_HZ, block_samples=4000).blocks)
+    return np.concatenate([b.samples for b in blocks])

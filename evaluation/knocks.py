@@ -26,9 +26,8 @@ from audio.blocks import array_blocks
 from audio.calibration import RoomCalibration
 from audio.detector import DETECTOR_RATE_HZ, DetectorParams, KnockDetector, detect_knocks
 from audio.knock_score import KnockModel
-from audio.sources import open_recording
 from calibration.profile import ProfileError
-from evaluation.knock_data import Clip, load_clips
+from evaluation.knock_data import Clip, load_clips, load_samples
 from evaluation.matching import MatchResult, match_onsets
 from synth.mixer import cut_excerpts, mix_at_snr
 from synth.sounds import reverberate
@@ -47,12 +46,6 @@ class ClassScore:
     labelled: int = 0
     detected: int = 0
     match: MatchResult = field(default_factory=MatchResult)
-
-
-def load_samples(path: Path) -> np.ndarray:
-    """A recording as mono float32 at the detector rate."""
-    blocks = list(open_recording(path, DETECTOR_RATE_HZ, block_samples=4000).blocks)
-    return np.concatenate([b.samples for b in blocks])
 
 
 @dataclass(frozen=True)
@@ -218,7 +211,7 @@ def print_room_table(
     knocks = [(c, load_samples(c.path)) for c in clips if c.cls == "knuckle"]
     quiet = [load_samples(c.path) for c in clips if c.kind in ("distractor", "background")]
     quiet_s = sum(len(q) for q in quiet) / DETECTOR_RATE_HZ
-    recording = _protocol_recording(calibration) if calibration else None
+    recording = protocol_recording_of(calibration) if calibration else None
     print("\n### Knocks in reverberant rooms\n")
     if calibration:
         print(f"Calibrated: a profile measured on the first 5 knocks of {calibration.name} "
@@ -236,7 +229,7 @@ def print_room_table(
         cells = []
         setups = [(hearing, roomy_knocks)]
         if recording is not None:
-            setups.append((_calibrated_in(room(recording)),
+            setups.append((calibrated_in(room(recording)),
                            [(c, x) for c, x in roomy_knocks if c is not calibration]))
         for which, (room_hearing, scored) in enumerate(setups):
             total = MatchResult()
@@ -252,18 +245,18 @@ def print_room_table(
         print(f"| {rt60_s:.1f} | {direct_db:+.0f} | " + " | ".join(cells) + " |")
 
 
-def _protocol_recording(clip: Clip) -> np.ndarray:
+def protocol_recording_of(clip: Clip) -> np.ndarray:
     """A calibration recording made of `clip`: its quiet level for 5 s, then its first 5
     knocks a second apart (the clip as recorded starts knocking inside the 5 quiet seconds
     the calibration asks for, and is refused)."""
-    from evaluation.calibrated_knocks import _quiet_rms, protocol_recording
+    from evaluation.calibrated_knocks import protocol_recording, quietest_rms
 
     samples = load_samples(clip.path)
     return protocol_recording([(samples, t) for t in clip.event_times_s[:5]],
-                              _quiet_rms([samples]))
+                              quietest_rms([samples]))
 
 
-def _calibrated_in(samples: np.ndarray) -> Hearing:
+def calibrated_in(samples: np.ndarray) -> Hearing:
     from audio.calibration import knock_model_for, measure_mic, room_calibration_for
 
     blocks = array_blocks(samples, DETECTOR_RATE_HZ, DETECTOR_RATE_HZ)

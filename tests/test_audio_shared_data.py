@@ -117,8 +117,8 @@ def test_the_room_table_calibrates_on_a_protocol_recording_of_the_first_five_kno
     # `python -m evaluation.knocks --rooms` calibrated on knuckle_train as recorded, whose
     # first knock lies inside the 5 quiet seconds the calibration asks for, and died with a
     # CalibrationError. Its calibrated columns are the shipped path: model and room calibration.
-    from evaluation.knocks import _calibrated_in, _protocol_recording
+    from evaluation.knocks import calibrated_in, protocol_recording_of
 
-    recording = _protocol_recording(clip("knuckle_train"))
-    hearing = _calibrated_in(reverberate(recording, DETECTOR_RATE_HZ, 0.4, 10.0))
+    recording = protocol_recording_of(clip("knuckle_train"))
+    hearing = calibrated_in(reverberate(recording, DETECTOR_RATE_HZ, 0.4, 10.0))
     assert hearing.model is not None and hearing.room is not None
