@@ -111,24 +111,34 @@ class MissedObservations:
         top = s.top
         if top is None or s.top_offence not in ("out_of_turn", "same_number_two_colors"):
             return False
+        ahead = s.direction
+        fits = []  # (player, flip) that explain `seat` playing now, likeliest first
         for player in dict.fromkeys((s.top_seat, s.turn)):
             if player is None:
                 continue
             # Either way round: when the referee lost the direction too (a reverse missed),
             # the seat after the erroneous card on the other side shows which way play goes.
             for flip in (False, True):
-                if flip:
-                    s.direction = -s.direction
+                s.direction = -ahead if flip else ahead
                 victim = (player + s.direction) % self.players
                 if self.seat_after(player, top) == seat or (
                         drawing and not flip and top.draw_count and victim == seat):
-                    s.top_offence = None
-                    self.apply_effect(player, top, t, out)
-                    out[-1].message = say.followed_table(self.state.turn, top)
-                    return True
-                if flip:
-                    s.direction = -s.direction
-        return False
+                    fits.append((player, flip))
+        s.direction = ahead
+        if not fits:
+            return False
+        player, flip = fits[0]
+        s.direction = -ahead if flip else ahead
+        s.top_offence = None
+        self.apply_effect(player, top, t, out)
+        out[-1].message = say.followed_table(self.state.turn, top)
+        if len({f for _, f in fits}) > 1:
+            # Another explanation fits with play going the other way (the camera named the
+            # wrong seat for a card the turn holder played): the next cards say which, and
+            # play is not turned round for good on a guess (a wrong seat seen at a table of
+            # three turned it, and every later card was out of turn).
+            self.state.direction_doubt = 2
+        return True
 
     def _doubt_direction(self, seat: int, card: Card) -> None:
         """A reverse ruled out of turn from the seat after the turn holder: P4 (it does not

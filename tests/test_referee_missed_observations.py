@@ -275,3 +275,15 @@ def test_after_an_unsure_card_its_other_neighbour_playing_shows_play_goes_that_w
     assert penalties(rulings) == []
     # In step at once: no detour through seat 2 and "play goes the other way round".
     assert turns(rulings) == [1, 2, 1, 3, 0, 1]
+
+
+def test_a_card_given_to_the_wrong_seat_does_not_turn_play_round_for_good():
+    # Three players, all red: seat 2's red 9 is seen as seat 1's. Taken as seat 1 playing
+    # again with play reversed, every later card was out of turn (seven penalties in one
+    # simulated game); the turn holder playing it fits as well, so the direction stays in
+    # doubt until the next cards tell: one penalty, the one said for the card itself.
+    rulings = referee(card(1, "r_5", 0), card(3, "r_2", 1), card(5, "r_9", 1),
+                      card(7, "r_3", 0), card(9, "r_4", 1), card(11, "r_6", 2),
+                      card(13, "r_7", 0), card(15, "r_skip", 1), card(17, "r_1", 0),
+                      card(19, "r_8", 1), card(21, "r_3", 2), card(23, "r_4", 0), players=3)
+    assert penalties(rulings) == [("out_of_turn", 1)]
