@@ -92,6 +92,11 @@ class TableState:
     next_seat_took: int = 0
     """Cards the seat after the turn holder took this turn for nothing it owed: more than a
     penalty's worth is that seat drawing on its own turn (the turn holder passed unheard)."""
+    top_confidence: float = 1.0
+    """How sure the camera was of the top card's reading: a ruling on the next card judged
+    against it is no surer."""
+    top_alternatives: tuple[Card, ...] = ()
+    """What else the camera said the top card might be."""
 
     def snapshot(self) -> TableState:
         """An independent copy (written out: this runs for every card, and it is the hot path)."""
@@ -101,7 +106,16 @@ class TableState:
                           self.took_cards_this_turn, self.top_sure, self.turn_sure,
                           self.top_offence, self.direction_doubt, self.may_owe,
                           self.turn_if_reversed, self.victim_if_reversed, self.variant_state,
-                          self.next_seat_took)
+                          self.next_seat_took, self.top_confidence, self.top_alternatives)
+
+
+ANOTHER_READING_CONFIDENCE = 0.5
+"""A penalty that another reading the camera gave (a card's `alternatives`) would make
+unfounded is a check, not said aloud: as sure as a coin."""
+
+
+def _cards(tokens: tuple[str, ...]) -> tuple[Card, ...]:
+    return tuple(Card.parse(token) for token in tokens)
 
 
 @dataclass(slots=True)
@@ -203,6 +217,10 @@ class Game(MissedObservations):
         self._card_confidence = 1.0
         """How sure the camera is of the card being judged: its reading and its seat, the
         lesser of the two (1 when the camera gave neither)."""
+        self._card_alternatives: tuple[Card, ...] = ()
+        """What else the camera said the card being judged might be."""
+        self._against: tuple[float, tuple[Card, ...]] = (1.0, ())
+        """The top card's reading the card being judged lands on: (confidence, alternatives)."""
         self.loud_spans: list[tuple[float, float]] = []
         """Recent loud moments (start, end): a knock in them may have gone unheard."""
         self._clock = _Clock()
@@ -462,6 +480,8 @@ class Game(MissedObservations):
         self._card_confidence = min(
             1.0 if event.confidence is None else event.confidence,
             1.0 if event.seat_confidence is None else event.seat_confidence)
+        self._card_alternatives = _cards(event.alternatives)
+        self._against = (self.state.top_confidence, self.state.top_alternatives)
         early_color, self.early_color = self.early_color, None
         self._push(card)
         direction = self.state.direction
@@ -471,6 +491,9 @@ class Game(MissedObservations):
             self._judge_card(event, sure, out)
         # A card read unsure cannot be judged against, and its effect on the turn is a guess.
         self.state.top_sure = sure
+        if self.state.top is card:  # (it lies on top: not taken back at once, say)
+            self.state.top_confidence = 1.0 if event.confidence is None else event.confidence
+            self.state.top_alternatives = self._card_alternatives
         if not sure:
             self.state.turn_sure = False
             self.state.direction_doubt = 2  # the next card names the turn, the one after shows
@@ -721,6 +744,27 @@ class Game(MissedObservations):
         self._lay(seat, card, streak=True)
         self.play_on_from_instick(seat, card, t, out)
 
+    def _judged_confidence(self, card: Card) -> float:
+        """How sure a ruling on `card` judged against the pile is: no surer than the card's
+        reading and seat, nor than the top card's reading it lands on; and a check
+        (`ANOTHER_READING_CONFIDENCE`) when what else the camera said either card might be
+        makes the card legal (a yellow 7 read for a red 7 on a red 5; a penalty on a misread
+        top card was announced at 1.0 and the next one too)."""
+        against_confidence, against_alternatives = self._against
+        confidence = min(self._card_confidence, against_confidence)
+        if any(self.matches(other) or self.is_instick(other)
+               for other in self._card_alternatives):
+            confidence = min(confidence, ANOTHER_READING_CONFIDENCE)
+        s = self.state
+        kept = s.top, s.active_color
+        for other in against_alternatives:
+            s.top, s.active_color = other, other.color
+            legal = self.matches(card) or self.is_instick(card)
+            s.top, s.active_color = kept
+            if legal:
+                confidence = min(confidence, ANOTHER_READING_CONFIDENCE)
+        return confidence
+
     def _unseen_play(self, card: Card, t: float, sure: bool, out: list[Ruling]) -> None:
         """A card from a seat the camera could not see: judged on what is known. It is taken
         as the turn holder's play; an error is announced without pinning it on anyone."""
@@ -728,7 +772,7 @@ class Game(MissedObservations):
         if sure and self.state.top_sure and not self.matches(card):
             self._penalise(t, "illegal_card", None, card, "B2",
                            self.illegal_card_message(None, card),
-                           out, self._card_confidence)
+                           out, self._judged_confidence(card))
         elif turn is not None:
             ref = self.knock_ref(card, instick=False)
             if ref:
@@ -741,7 +785,7 @@ class Game(MissedObservations):
         """P4: a wrong card on one's own turn stays, counts as the play, and takes effect."""
         self._penalise(t, "illegal_card", seat, card, "B2",
                        self.illegal_card_message(seat, card), out,
-                       self._card_confidence)
+                       self._judged_confidence(card))
         self._lay(seat, card, streak=True)
         self.apply_effect(seat, card, t, out)
         self.state.top_offence = "illegal_card"
@@ -751,10 +795,10 @@ class Game(MissedObservations):
         """P4: a card out of turn stays on top (later cards must match it), its effect does
         not apply, and the turn stays where it was."""
         if rule == "same_number_two_colors":
-            message, confidence = say.same_number(seat, card), self._card_confidence
+            message, confidence = say.same_number(seat, card), self._judged_confidence(card)
         else:
             message = say.out_of_turn(seat, card, self.state.turn)
-            confidence = self._off_turn_confidence(seat)
+            confidence = self._off_turn_confidence(seat, card)
         self._penalise(t, rule, seat, card, ref, message, out, confidence)
         if rule == "out_of_turn":
             self._doubt_direction(seat, card)
@@ -845,10 +889,12 @@ class Game(MissedObservations):
         if not self.rules.check_knocks or not self._card_sure:
             return
         opens = t - self.rules.knock_before_s
+        # An instick is one because of the top card it lands on: no surer than its reading.
         obligation = KnockObligation(
             card=card, seat=seat, card_t=t, opens=opens, deadline=t + self.rules.knock_after_s,
             pile_id=self._pile.next_id - 1, ref=ref, instick=instick,
-            confidence=self._card_confidence,
+            confidence=self._judged_confidence(card) if instick and not card.is_zero
+            else self._card_confidence,
         )
         for i, knock_t in enumerate(self.free_knocks):
             if knock_t >= opens - TIME_SLACK_S:

@@ -192,12 +192,13 @@ class MissedObservations:
         history.append((current_id, current_card, before.snapshot()))
         out.append(info(t, "turn", seat, say.assumed_taken_back(erroneous, seat)))
 
-    def _off_turn_confidence(self, seat: int) -> float:
-        """How sure an `out_of_turn` is: the card's reading, and, when the seat is the next
-        one and the turn holder was not seen taking a card, the chance that a draw was
+    def _off_turn_confidence(self, seat: int, card: Card) -> float:
+        """How sure an `out_of_turn` is: the card's reading against the top card's
+        (`_judged_confidence`: a misread top may hide an instick), and, when the seat is the
+        next one and the turn holder was not seen taking a card, the chance that a draw was
         missed (the turn holder drew and passed unseen)."""
         s = self.state
-        confidence = self._card_confidence
+        confidence = self._judged_confidence(card)
         if s.turn is not None and seat == self._next_seat(s.turn) \
                 and not s.took_cards_this_turn:
             confidence = min(confidence, self.rules.missed_draw_confidence)

@@ -140,3 +140,30 @@ def test_a_loud_line_with_a_bad_duration_is_refused_by_name():
 
     with pytest.raises(EventError, match="'duration'"):
         parse_event({"t": 1, "kind": "loud", "duration": -1})
+
+
+def _ruled(rulings):
+    return [(r["rule"], r["seat"], r["confidence"]) for r in rulings if r["kind"] == "ruling"]
+
+
+def test_a_penalty_the_cameras_other_reading_would_make_legal_is_only_a_check():
+    # Read y_7 at 0.85, "or r_7": on a red 5 the red 7 is legal. Both the y_7 and the next
+    # card (judged against the y_7) were announced, at 0.85 and 1.0.
+    rulings = referee(card(1, "r_5", None), card(3, "y_7", 1, confidence=0.85,
+                                                  alternatives=["r_7"]),
+                      card(5, "r_2", 2))
+    assert _ruled(rulings) == [("illegal_card", 1, 0.5), ("illegal_card", 2, 0.5)]
+
+
+def test_a_card_judged_against_a_top_card_read_unsure_is_no_surer_than_that_reading():
+    # The blue 5 read at 0.6 was a green 5: the green 2 on it is legal. It was announced.
+    rulings = referee(card(1, "g_9", None), card(3, "b_5", 1, confidence=0.6),
+                      card(5, "g_2", 2))
+    assert [c for _, seat, c in _ruled(rulings) if seat == 2] == [0.6]
+
+
+def test_an_instick_on_a_top_card_read_unsure_owes_its_knock_no_surer_than_that_reading():
+    rulings = referee(card(1, "r_5", None), card(3, "y_7", 1, confidence=0.6),
+                      card(5, "y_7", 2))
+    (missed,) = [r for r in rulings if r["rule"] == "missed_knock"]
+    assert missed["confidence"] <= 0.6
