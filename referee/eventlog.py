@@ -9,6 +9,7 @@ Writing appends and flushes each line, so a journal loses nothing when the proce
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterable
@@ -44,8 +45,13 @@ class GameSetup:
         """A copy with command-line options applied over the log's own values (a setting may
         be overridden with None, e.g. to turn SEG off)."""
         merged = {**self.settings, **(settings or {})}
+        name = variant or self.variant
+        # Written as the contract names it ("druk", not the "DrukUNO" typed); an unknown
+        # name is left for validate() to refuse.
+        with contextlib.suppress(UnknownVariantError):
+            name = find_variant(name).name
         setup = GameSetup(
-            variant=variant or self.variant,
+            variant=name,
             players=players if players is not None else self.players,
             dealer=dealer if dealer is not None else self.dealer,
             settings=merged, t=self.t,

@@ -168,3 +168,11 @@ def test_demo_into_a_file_is_one_line_and_nothing_else(tmp_path):
     taken.write_text("mine")
     line = one_error_line(run("demo", "--out", taken))
     assert "cannot write the review there" in line and taken.read_text() == "mine"
+
+
+def test_an_unknown_variant_on_review_is_one_line_before_any_video_is_read(tmp_path):
+    out = tmp_path / "review"
+    line = one_error_line(run("review", ROOT / "examples" / "demo" / "demo.mp4",
+                              "--variant", "drunk", "--out", out))
+    assert line.startswith("bruno: error: --variant: unknown variant 'drunk'")
+    assert not out.exists()  # no half review folder left behind

@@ -64,6 +64,15 @@ def one_play(seat: int, tokens, start: float = 2.0, gap: float = 0.5) -> list[di
     return [card(start + gap * i, token, seat) for i, token in enumerate(tokens)]
 
 
+def test_a_game_named_by_an_alias_is_written_by_its_contract_name():
+    # `bruno review --variant DrukUNO` wrote "variant": "DrukUNO" into events.jsonl, where
+    # the contract's name is "druk".
+    from referee.eventlog import GameSetup
+
+    assert GameSetup().with_overrides(variant="DrukUNO").variant == "druk"
+    assert GameSetup(variant="Snabb-UNO").with_overrides().variant == "snabb"
+
+
 def test_druk_is_found_by_name_and_aliases():
     assert find_variant("druk") is DrukUno
     assert find_variant("DrukUNO") is DrukUno and find_variant("druk-uno") is DrukUno

@@ -71,6 +71,7 @@ def review(
 ) -> None:
     """Review recorded games: events, rulings, an HTML report and an annotated video."""
     settings = _checked_settings(setting or [])
+    _check_variant(variant)
     _check_footage(footage)
     if no_video and full_size_video:
         raise UserError("--no-video and --full-size-video contradict each other; give one "
@@ -124,6 +125,18 @@ def _checked_settings(items: list[str]) -> dict[str, object]:
     except EventError as error:
         raise UserError(f"--set: {error}") from None
     return settings
+
+
+def _check_variant(variant: str | None) -> None:
+    """An unknown `--variant` is one line before any video is read (it was blamed on the
+    footage, after a failed progress bar and an empty review folder)."""
+    from referee.variants import UnknownVariantError, find_variant
+
+    if variant is not None:
+        try:
+            find_variant(variant)
+        except UnknownVariantError as error:
+            raise UserError(f"--variant: {error}") from None
 
 
 def _check_footage(footage: list[Path]) -> None:
