@@ -86,6 +86,12 @@ def draw_due(seat: int, count: int) -> str:
     return f"Seat {seat} takes {_cards(count)} and misses the turn."
 
 
+def owed_as_corrected(seat: int, count: int) -> str:
+    if count == 0:
+        return f"Seat {seat} takes no cards for it after all."
+    return f"Seat {seat} takes {_cards(count)}, as corrected."
+
+
 def color_named(color: Color) -> str:
     return f"The colour is {color.word}."
 

@@ -21,10 +21,23 @@ from referee.game import Game
 from referee.reorder import REORDER_WINDOW_S, ReorderBuffer
 from referee.rulings import Ruling, info, is_sure
 
-RESAID_ON_CORRECTION = ("draw_due", "flaske")
+RESAID_ON_CORRECTION = ("instick", "flaske")
 """What a card says as it lands that a correction of the card says again when it changed:
-who takes cards for it, and Flaske UNO's announcement of who drinks (a red 3 corrected to a
-red draw two: nobody was told the next seat takes two, nor whom the two sips are for)."""
+that it was a jump-in (Snabb-UNO: play turned round), Flaske UNO's announcement of who drinks
+(a red 3 corrected to a red draw two: nobody was told whom the two sips are for). Who takes
+cards is said from the debts themselves (`_owed_changes`)."""
+
+
+def _owed_changes(before: list[int], now: list[int], t: float) -> list[Ruling]:
+    """A `draw_due` line for each seat whose cards to take a correction changed: a red 3
+    corrected to a draw two (the next seat takes two), a draw two corrected away (it takes
+    none after all), the second card of a stacked pool (it takes two, not four)."""
+    lines = []
+    for seat, (was, count) in enumerate(zip(before, now, strict=False)):
+        if count != was:
+            message = messages.owed_as_corrected(seat, count)
+            lines.append(info(t, "draw_due", seat, message, count=count))
+    return lines
 
 PenaltyKey = tuple[str, int | None, str | None, float]
 
@@ -146,12 +159,14 @@ class Session:
                     messages.corrected(correction.card, correction.seat, played.t),
                     card=amended.card.token)]
         said_before = self._said_as_it_landed(self.history, played.t)
+        owed_before = list(self.game.state.owed_draws)
         out += self._rederive(history, correction.t)
         said_now = self._said_as_it_landed(history, played.t)
         if [(r.rule, r.seat, r.message) for r in said_now] != \
                 [(r.rule, r.seat, r.message) for r in said_before]:
-            # Who takes cards or drinks because of the card changed with it: say it again.
+            # What the card meant changed with it (a jump-in, who drinks): say it again.
             out += [replace(r, t=correction.t) for r in said_now]
+        out += _owed_changes(owed_before, self.game.state.owed_draws, correction.t)
         return out
 
     def _said_as_it_landed(self, history: list[Event], card_t: float) -> list[Ruling]:

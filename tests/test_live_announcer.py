@@ -173,6 +173,11 @@ def test_espeak_ng_says_the_phrases_into_a_wav(lang, tmp_path):
     assert len(samples) / rate > 1.0 and np.abs(samples).max() > 0.05
 
 
+def test_a_draw_card_corrected_away_is_said_as_no_cards():
+    assert phrase(info("draw_due", seat=2, count=0), "en") == "Seat 2 takes no cards."
+    assert phrase(info("draw_due", seat=2, count=0), "sv") == "Plats 2 tar inga kort."
+
+
 def test_each_game_is_spoken_in_its_own_words():
     from referee.variants import FlaskeUno, SnabbUno, StandardUno
 

@@ -201,3 +201,15 @@ def test_a_card_corrected_to_a_draw_two_says_who_takes_the_cards():
 def test_a_correction_that_changes_nothing_said_says_nothing_again():
     rulings = referee(card(1, "r_9", None), card(2, "r_draw_2", 1), correct(3, seat=1))
     assert [r["t"] for r in rulings if r["rule"] == "draw_due"] == [2]
+
+
+def test_a_draw_card_corrected_away_says_the_seat_takes_none_after_all():
+    rulings = referee(card(1, "r_9", None), card(2, "r_draw_2", 1), correct(3, card="r_2"))
+    (due,) = [r for r in rulings if r["rule"] == "draw_due" and r["t"] == 3]
+    assert (due["seat"], due["count"]) == (2, 0)
+
+
+def test_a_card_corrected_into_a_jump_in_says_so():
+    rulings = referee(card(1, "r_9", None), card(2, "r_7", 1), card(3, "r_1", 3),
+                      correct(4, card="r_7"), variant="snabb")
+    assert [(r["t"], r["seat"]) for r in rulings if r["rule"] == "instick"] == [(4, 3)]

@@ -35,12 +35,14 @@ _COLOURS = {
 
 _WORDS = {
     "en": {"seat": "seat {}", "unseen": "whoever played", "cards": "{} cards", "card": "one card",
-           "takes": "Seat {} takes {}.", "round_over": "Round over.",
+           "takes": "Seat {} takes {}.", "takes_none": "Seat {} takes no cards.",
+           "round_over": "Round over.",
            "went_out": "Round over, seat {} went out.", "match_won": "Match over, seat {} wins.",
            "match_shared": "Match over, shared win.", "withdrawn": "Penalty withdrawn, {}.",
            "corrected": "Corrected."},
     "sv": {"seat": "plats {}", "unseen": "den som spelade", "cards": "{} kort", "card": "ett kort",
-           "takes": "Plats {} tar {}.", "round_over": "Rundan är slut.",
+           "takes": "Plats {} tar {}.", "takes_none": "Plats {} tar inga kort.",
+           "round_over": "Rundan är slut.",
            "went_out": "Rundan är slut, plats {} gick ut.",
            "match_won": "Matchen är slut, plats {} vinner.",
            "match_shared": "Matchen är slut, delad seger.",
@@ -74,7 +76,10 @@ def phrase(ruling: dict[str, Any], lang: str = "en", game: Words = BRUNO_WORDS) 
     if rule == "color" and ruling.get("color") in _COLOURS[lang]:
         return _COLOURS[lang][ruling["color"]] + "."
     if rule == "draw_due" and seat is not None:
-        return words["takes"].format(seat, number(int(ruling.get("count") or 0), lang))
+        count = int(ruling.get("count") or 0)
+        if count == 0:  # a draw card corrected away
+            return words["takes_none"].format(seat)
+        return words["takes"].format(seat, number(count, lang))
     if rule == "round_over":
         return words["round_over"] if seat is None else words["went_out"].format(seat)
     if rule == "match_over":
