@@ -226,6 +226,21 @@ def test_no_mic_says_which_rules_are_off_and_ctrl_c_ends_cleanly(clip, tmp_path)
         p["card"] for p in SCENARIO["plays"]]
 
 
+def test_a_game_without_knocks_starts_without_a_microphone(clip, tmp_path):
+    # DrukUNO listens for nothing: it refused to start on a machine without a microphone
+    # unless told --no-mic, and said nothing about it being unneeded.
+    journal = tmp_path / "druk.jsonl"
+    run = bruno_live("--camera", clip.video, "--variant", "druk", "--cards-from", clip.truth,
+                     "--mute", "--port", "0", "--journal", journal, cwd=tmp_path)
+    try:
+        wait_for_line(journal, lambda e: e.get("kind") == "card", 20)
+    finally:
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=20)
+    assert run.returncode == 0, out + err
+    assert "microphone" not in err and "knocks are not heard" not in err
+
+
 def test_the_camera_view_and_a_calibration_saved_from_the_dashboard(clip, tmp_path):
     """The dashboard's still, its layout in pixels, and clicks that turn every seat one place:
     saved into the profile and used by the watcher from then on."""

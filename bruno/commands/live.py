@@ -112,6 +112,11 @@ class _Table:
     """The dashboard's address, bound before the journal is written (None: not installed)."""
 
 
+def _hears_knocks(setup) -> bool:
+    """Whether the game refereed listens for knocks (its rules need them and are on)."""
+    return setup.words.has_knocks and setup.rules().check_knocks
+
+
 def _prepare(camera: str | None, mic: str | None, no_mic: bool, profile: Path | None,
              players: int | None, dealer: int, variant: str, setting: list[str],
              journal: Path | None, resume: Path | None, cards_from: Path | None,
@@ -137,10 +142,10 @@ def _prepare(camera: str | None, mic: str | None, no_mic: bool, profile: Path | 
     room, profile_path = _room_profile(profile, contents, table.notes)
     if contents is not None:
         setup = contents.setup
-        if no_mic and setup.rules().check_knocks:
+        if no_mic and _hears_knocks(setup):
             raise UserError(f"{resume}: the game was refereed with its knock rules on; resume it "
                             "with a microphone (rules cannot change mid-game)")
-        table.no_mic = not setup.rules().check_knocks and mic is None
+        table.no_mic = not _hears_knocks(setup) and mic is None
     else:
         settings = parse_settings(setting)
         if no_mic:
@@ -151,6 +156,9 @@ def _prepare(camera: str | None, mic: str | None, no_mic: bool, profile: Path | 
             setup.validate()
         except EventError as error:
             raise UserError(str(error)) from None
+        # A game without knocks (uno, snabb, druk, flaske) listens for nothing: no microphone
+        # is opened unless one is named (it refused to start without one).
+        table.no_mic = no_mic or (not _hears_knocks(setup) and mic is None)
     camera_profile = _camera_profile(room, profile_path, setup.players, players, table.notes)
     start_at = contents.last_t if contents else 0.0
     clock = SessionClock(start_at)
