@@ -34,6 +34,9 @@ class SnabbUno(StandardUno):
     words: ClassVar[Words] = dataclasses.replace(UNO_WORDS, game="Snabb-UNO")
     rule_texts: ClassVar[dict[str, str]] = SNABB_RULE_TEXTS
     uno_call_ref: ClassVar[str | None] = None  # "UNO" is said, not ruled (snabb.md)
+    scores_explained: ClassVar[str] = ("1 for a round won, with the rounds won in brackets; "
+                                       "going out of a round started with 7 cards wins the "
+                                       "match (Q8).")
 
     def is_instick(self, card: Card) -> bool:
         """Q3: the exact twin of the top card, never a black card."""
@@ -133,6 +136,7 @@ class FlaskeUno(StandardUno):
     name: ClassVar[str] = "flaske"
     aliases: ClassVar[tuple[str, ...]] = ("Flaske UNO", "flaske-uno")
     gives_penalties: ClassVar[bool] = False
+    announced: ClassVar[tuple[str, ...]] = ("flaske",)
     words: ClassVar[Words] = dataclasses.replace(UNO_WORDS, game="Flaske UNO", spoken={
         **UNO_WORDS.spoken,
         "en": dataclasses.replace(UNO_WORDS.spoken["en"], says_message=("flaske",))})

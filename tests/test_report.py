@@ -140,7 +140,22 @@ def test_the_report_names_the_game_and_quotes_the_rules_of_the_game_played():
     # Q4's own text (one penalty card, taken back) beside the card out of turn, not Bruno's.
     assert "<b>Q4</b> One card per turn, in turn; a card out of turn costs one penalty" in page
     assert "<b>P2</b>" not in page and "<b>B4</b>" not in page
-    assert "the highest total wins" in page and "the lowest total wins" not in page
+    # Snabb-UNO's score is rounds won (Q8), not points.
+    assert "1 for a round won, with the rounds won in brackets" in page
+    assert "total wins" not in page and "Points this round" not in page
+    assert "knock" not in page.split("class=legend>")[1].split("</p>")[0]  # no knocks here
+    uno = render_report(game_report("uno_every_rule"))
+    assert "the highest total wins" in uno and "the lowest total wins" not in uno
+
+
+def test_a_flaske_report_lists_what_was_announced_and_druk_counts_plays_once():
+    flaske = render_report(game_report("flaske_game"))
+    assert "<h2>Announced</h2>" in flaske and "three sips for seat 1." in flaske
+    druk = render_report(game_report("druk_game"))
+    cards = druk.split("<th>Plays seen</th><td>")[1].split("</td>")[0]
+    assert "cards)" in cards  # e.g. "9 (11 cards)": a multi-card play is one play
+    sips = druk.split("data-tally=sips>")[1].split("</table>")[0]
+    assert sips.count("<tr><th>seat") == 4  # every seat, one that drank nothing too
 
 
 def test_a_game_without_knocks_shows_no_knocks_and_no_knock_warning_without_sound():

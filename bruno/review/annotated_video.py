@@ -96,8 +96,9 @@ class Overlay:
         return _Moments(self.events, self.rulings)
 
 
-CAPTIONED_INFO = ("instick", "color", "round_over", "multi_card_play")
-"""Info rulings shown as captions (besides every penalty)."""
+CAPTIONED_INFO = ("instick", "color", "round_over", "multi_card_play", "flaske")
+"""Info rulings shown as captions (besides every penalty); `flaske`: Flaske UNO's announcement
+of each card, which is the game itself."""
 TURN_RULES = ("turn", "round_over")
 """The rulings that say whose turn it is: `turn` names the seat, `round_over` ends the turns
 until the next round's first `turn`."""

@@ -104,6 +104,7 @@ def render_report(report: ReportInput) -> str:
         *(_ruling_card(report, i, r) for i, r in sure),
         "" if penalties else "<p class=quiet>No penalties: a clean game.</p>",
         _to_check(report, unsure, bar),
+        _announcements(report),
         _scores(report),
         _tally(report),
         _calibration(report),
@@ -126,7 +127,7 @@ def _header(report: ReportInput, penalties: list[dict]) -> str:
         ("Players", str(game.get("players"))),
         ("Dealer", f"seat {game.get('dealer', 0)}"),
         ("Duration", _clock(duration)),
-        ("Plays seen", str(sum(isinstance(e, CardPlayed) for e in report.events))),
+        ("Plays seen", _plays_seen(report)),
     ]
     if words.has_knocks:  # a game without knocks has nothing to hear
         facts.append(("Knocks heard", str(sum(isinstance(e, Knock) for e in report.events))
@@ -176,20 +177,47 @@ def _timeline(report: ReportInput) -> str:
                      f'</title></path></a>')
     noted = ("<span class=lnote></span> written in the notes "
              if any(_is_note(e) for e in report.events) else "")
+    knock = "<span class=lknock></span> knock " if _variant(report.game).words.has_knocks \
+        else ""
     legend = ("<p class=legend><span class=lplay></span> card played "
-              f"<span class=lknock></span> knock {noted}<span class=lpen></span> penalty "
+              f"{knock}{noted}<span class=lpen></span> penalty "
               "(click to jump to it)</p>")
     return (f'<h2>Timeline</h2><svg viewBox="0 0 {width} {height}" class=timeline '
             f'role="img" aria-label="timeline">{"".join(marks)}</svg>{legend}')
 
 
+def _whole_multi_card_plays(report: ReportInput) -> list[dict]:
+    """The latest `multi_card_play` line of each multi-card play (its `count`: all its cards)."""
+    lines = [r for r in report.rulings if r["kind"] == "info" and r["rule"] == "multi_card_play"]
+    return [line for i, line in enumerate(lines)
+            if i + 1 == len(lines) or lines[i + 1]["count"] <= line["count"]
+            or lines[i + 1]["seat"] != line["seat"]]
+
+
+def _plays_seen(report: ReportInput) -> str:
+    """Plays, a multi-card play counted once, and the cards when they are more."""
+    cards = sum(isinstance(e, CardPlayed) for e in report.events)
+    plays = cards - sum(line["count"] - 1 for line in _whole_multi_card_plays(report))
+    return str(plays) if plays == cards else f"{plays} ({cards} cards)"
+
+
+def _announcements(report: ReportInput) -> str:
+    """The game's own announcement of each card (Flaske UNO's: who drinks), in order."""
+    rules = _variant(report.game).announced
+    said = [r for r in report.rulings if r["kind"] == "info" and r["rule"] in rules]
+    if not rules:
+        return ""
+    if not said:
+        return "<h2>Announced</h2><p class=quiet>Nothing was announced.</p>"
+    items = "".join(f"<li><span class=quiet>{_clock(r['t'])}</span> "
+                    f"{html.escape(r['message'])}</li>" for r in said)
+    return f"<h2>Announced</h2><ul class=announced>{items}</ul>"
+
+
 def _multi_card_plays(report: ReportInput, x: Callable[[float], float]) -> list[str]:
     """A bracket over each multi-card play's cards, from its first card to its last (the
     latest `multi_card_play` line of the play), so the timeline shows the play as one."""
-    lines = [r for r in report.rulings if r["kind"] == "info" and r["rule"] == "multi_card_play"]
-    plays = [line for i, line in enumerate(lines)
-             if i + 1 == len(lines) or lines[i + 1]["count"] <= line["count"]
-             or lines[i + 1]["seat"] != line["seat"]]
+    plays = _whole_multi_card_plays(report)
     cards = [e for e in report.events if isinstance(e, CardPlayed)]
     marks = []
     for play in plays:
@@ -352,9 +380,10 @@ def _scores(report: ReportInput) -> str:
             f"</td>" if s in round_scores else "<td></td>" for s in range(players))
         rows.append(f"<tr><th>round {number}</th>{cells}</tr>")
     return (f"<h2>Scores</h2><table class=scores><tr><th></th>{head}</tr>{''.join(rows)}</table>"
-            "<p class=quiet>Points this round, with the match total in brackets; "
-            f"the {'highest' if _variant(report.game).highest_total_wins else 'lowest'} "
-            "total wins.</p>")
+            "<p class=quiet>"
+            + html.escape(_variant(report.game).scores_explained.format(
+                wins="highest" if _variant(report.game).highest_total_wins else "lowest"))
+            + "</p>")
 
 
 def _tally(report: ReportInput) -> str:
@@ -367,6 +396,8 @@ def _tally(report: ReportInput) -> str:
     totals = tally_totals(report.rulings, rule)
     if not totals:
         return f"<h2>{html.escape(name)}</h2><p class=quiet>None in this game.</p>"
+    # Every seat, a seat that drank nothing too.
+    totals = {seat: totals.get(seat, 0) for seat in range(int(report.game.get("players", 0)))}
     times = {seat: sum(1 for r in report.rulings if r["kind"] == "info" and r["rule"] == rule
                        and r["seat"] == seat) for seat in totals}
     rows = "".join(f"<tr><th>seat {seat}</th><td>{total}</td>"
