@@ -170,9 +170,6 @@ class Game(MissedObservations):
     scores_explained: ClassVar[str] = ("Points this round, with the match total in brackets; "
                                        "the {wins} total wins.")
     """The report's words under the scores table ({wins}: highest or lowest)."""
-    announced: ClassVar[tuple[str, ...]] = ()
-    """Info rules that are the game's own announcements of each card (Flaske UNO's `flaske`):
-    the report lists them and the annotated video captions them."""
     instick_on_own_turn: ClassVar[bool] = True
     """B7 decision: the top card's twin is an instick whoever plays it, also on the player's own
     turn. False where a twin laid by the turn holder is simply its play (DrukUNO)."""

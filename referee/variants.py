@@ -136,8 +136,8 @@ class FlaskeUno(StandardUno):
     name: ClassVar[str] = "flaske"
     aliases: ClassVar[tuple[str, ...]] = ("Flaske UNO", "flaske-uno")
     gives_penalties: ClassVar[bool] = False
-    announced: ClassVar[tuple[str, ...]] = ("flaske",)
-    words: ClassVar[Words] = dataclasses.replace(UNO_WORDS, game="Flaske UNO", spoken={
+    words: ClassVar[Words] = dataclasses.replace(UNO_WORDS, game="Flaske UNO",
+                                                 announced=("flaske",), spoken={
         **UNO_WORDS.spoken,
         "en": dataclasses.replace(UNO_WORDS.spoken["en"], says_message=("flaske",))})
     """Every card's announcement is said aloud at an English table: it is the game."""

@@ -40,6 +40,10 @@ class Words:
     knock_rules: str | None = "the knock rules (B7 instick, B8 zeros, B10 going out)"
     """The game's rules that need a knock heard, as a warning names them when nothing can be
     heard; None for a game without knocks (no sound track is then nothing to warn about)."""
+    announced: tuple[str, ...] = ()
+    """Info rules that are the game's own announcement of each card (Flaske UNO's `flaske`):
+    the report lists them, the annotated video captions them, and the announcer says every one
+    however far behind it is (they are the game, not news)."""
     spoken: dict[str, SpokenWords] = field(default_factory=lambda: {
         "en": SpokenWords(jump_in="Instick.", too_slow="Seg"),
         "sv": SpokenWords(jump_in="Instick.", too_slow="Seg"),

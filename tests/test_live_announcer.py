@@ -93,6 +93,24 @@ def test_stale_information_is_skipped_when_speech_falls_behind_but_penalties_nev
         "Glömd knackning, plats 2, två kort.", "Inte din tur, plats 1, två kort."]
 
 
+def test_a_games_announcement_of_a_card_is_never_skipped_as_stale():
+    from referee.variants import FlaskeUno
+
+    speaker = ScriptedSpeaker()
+    announcer = Announcer("en", speaker.clock, runner=speaker, game=FlaskeUno.words)
+    sips = {**info("flaske", seat=1, count=3, card="r_3", t=0.0),
+            "message": "Red 3: three sips for seat 1."}
+    announcer.announce(sips)
+    speaker.started.get(timeout=2)
+    announcer.announce({**sips, "t": 0.5, "message": "Red 4: four sips for seat 2."})
+    announcer.announce({**sips, "t": 0.6, "message": "Red 5: five sips for seat 3."})
+    speaker.now = 9.0  # the first took long: both are old by now
+    for _ in range(3):
+        speaker.release.release()
+    announcer.close()
+    assert len(announcer.spoken) == 3
+
+
 def test_a_penalty_below_the_tables_bar_is_not_said_but_the_confirmed_one_is():
     speaker = ScriptedSpeaker()
     announcer = Announcer("en", speaker.clock, runner=speaker, min_confidence=0.7)
@@ -195,6 +213,9 @@ def test_each_game_is_spoken_in_its_own_words():
     assert phrase(bottle, "sv", FlaskeUno.words) == "Röd tre: tre klunkar för plats 2."
     pee = {**info("flaske", seat=1, card="g_7"), "message": "Green 7: pee card for seat 1."}
     assert phrase(pee, "sv", FlaskeUno.words) == "Grön sju: kisskort till plats 1."
+    unseen = {**info("flaske", seat=None, count=2, card="g_draw_2"), "message": "..."}
+    assert phrase(unseen, "sv", FlaskeUno.words) == (
+        "Grön dra två: två klunkar för grannen till vänster om den som lade det.")
     assert phrase(bottle, "en") is None  # (Bruno has no such line)
 
 

@@ -35,7 +35,8 @@ SPEECH_TAIL_S = 0.3
 
 STALE_INFO_S = 2.0
 """An information line this old is skipped when more is waiting to be said: the table has
-moved on. Penalties are always said."""
+moved on. Penalties are always said, and so is a game's announcement of a card
+(`Words.announced`: at a Flaske UNO table it is the game, and a slow voice skipped some)."""
 
 ESPEAK = "espeak-ng"
 
@@ -151,6 +152,7 @@ class Announcer:
 
     def _stale(self, ruling: dict[str, Any]) -> bool:
         return (ruling.get("kind") != "ruling" and not self._queue.empty()
+                and ruling.get("rule") not in self.game.announced
                 and self.clock.now() - float(ruling.get("t", 0.0)) > STALE_INFO_S)
 
     def _say(self, ruling: dict[str, Any], text: str) -> None:

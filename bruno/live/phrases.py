@@ -121,8 +121,9 @@ def _flaske_sv(ruling: dict[str, Any]) -> str:
         name = f"{_COLOURS['sv'][colour]} {_SV_VALUES.get(value) or number(int(value), 'sv')}"
     if count:  # sips: a number card's for its player, a draw card's for a neighbour
         sips = "en klunk" if count == 1 else f"{number(int(count), 'sv')} klunkar"
-        if seat is None and value == "draw_2":
-            who = "grannen till den som lade det"
+        if seat is None and value == "draw_2":  # F4: red and blue to the right
+            side = "höger" if colour in ("r", "b") else "vänster"
+            who = f"grannen till {side} om den som lade det"
         elif seat is None and token == "wild_draw_4":
             sips, who = "fyra klunkar var", "båda grannarna till den som lade det"
         return f"{name}: {sips} för {who}."

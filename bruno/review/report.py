@@ -203,7 +203,7 @@ def _plays_seen(report: ReportInput) -> str:
 
 def _announcements(report: ReportInput) -> str:
     """The game's own announcement of each card (Flaske UNO's: who drinks), in order."""
-    rules = _variant(report.game).announced
+    rules = _variant(report.game).words.announced
     said = [r for r in report.rulings if r["kind"] == "info" and r["rule"] in rules]
     if not rules:
         return ""
