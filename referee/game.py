@@ -515,6 +515,7 @@ class Game(MissedObservations):
             self.bruno_drawers.pop(seat, None)
         if sure and seat is not None:
             self._take_back_unseen(seat, card, t, out)
+            self._never_there(seat, card, t, out)
         doubt = self.state.direction_doubt
         # A card from the seat both directions expect says nothing about which one it is.
         tells_apart = self.state.turn_if_reversed not in (None, self.state.turn)

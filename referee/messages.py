@@ -147,6 +147,10 @@ def assumed_taken_back(card: Card, seat: int) -> str:
     return f"The {card.name} must have been taken back; seat {seat} to play."
 
 
+def assumed_never_there(card: Card, seat: int) -> str:
+    return f"The {card.name}, read unsure, was not played, it seems; seat {seat} to play."
+
+
 def other_way(seat: int) -> str:
     return f"Play goes the other way round; seat {seat} to play."
 

@@ -192,6 +192,36 @@ class MissedObservations:
         history.append((current_id, current_card, before.snapshot()))
         out.append(info(t, "turn", seat, say.assumed_taken_back(erroneous, seat)))
 
+    def _never_there(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
+        """The top card was ruled erroneous and read unsure (below the table's bar), and the
+        seat whose turn it was before it plays a card that matches the card beneath and not
+        it: the camera saw a card that was never played (a shadow, a card nudged and read
+        again). Unwind it, so the table's play is judged against what lies there; its own
+        ruling stands as it was said (a check, being unsure). Judged against the phantom,
+        every later card was wrong: one phantom in seven simulated rounds made two or more
+        penalties said aloud."""
+        s, history = self.state, self._pile.history
+        if not self.rules.assume_missed_take_back or s.top_offence is None \
+                or s.top_confidence >= self.rules.announce_min_confidence or len(history) < 2:
+            return
+        current_id, current_card, _ = history[-1]
+        erroneous_id, erroneous, before = history[-2]
+        if erroneous != s.top or seat == s.top_seat or seat != before.turn \
+                or not before.in_round or self.matches(card):
+            return
+        self.state = before
+        fits_beneath = self.matches(card)
+        self.state = s
+        if not fits_beneath:
+            return
+        del history[-2:]
+        self.obligations = [o for o in self.obligations if o.pile_id != erroneous_id]
+        before.turn_started = max(before.turn_started, t)
+        self.state = before
+        self.on_taken_back(s.top_seat, erroneous)
+        history.append((current_id, current_card, before.snapshot()))
+        out.append(info(t, "turn", seat, say.assumed_never_there(erroneous, seat)))
+
     def _off_turn_confidence(self, seat: int, card: Card) -> float:
         """How sure an `out_of_turn` is: the card's reading against the top card's
         (`_judged_confidence`: a misread top may hide an instick), and, when the seat is the

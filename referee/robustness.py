@@ -108,6 +108,65 @@ def missed_draw_and_pass(rng, events):
     return [e for i, e in enumerate(events) if i not in (index - 1, index)], events[index - 1].t
 
 
+def wrong_seat(rng, events):
+    """The camera sure of a seat that did not play the card."""
+    players = 1 + max(e.seat for e in events if isinstance(e, CardPlayed) and e.seat is not None)
+    return _change_card(rng, events, lambda e: replace(
+        e, seat=rng.choice([s for s in range(max(players, 3)) if s != e.seat])))
+
+
+def misread_with_second_guess(rng, events):
+    """A look-alike read fairly surely (0.7-0.95), the right card as the camera's second guess
+    (`alternatives`), as the recogniser gives them."""
+    return _change_card(rng, events, lambda e: replace(
+        e, card=look_alike(rng, e.card), confidence=round(rng.uniform(0.7, 0.95), 3),
+        alternatives=(e.card.token,)))
+
+
+def misread_doubtful(rng, events):
+    """A look-alike read at 0.5-0.7: judged on, but not announced on its own."""
+    return _change_card(rng, events, lambda e: replace(
+        e, card=look_alike(rng, e.card), confidence=round(rng.uniform(0.5, 0.7), 3),
+        alternatives=(e.card.token,)))
+
+
+def phantom_card(rng, events, confidence: tuple[float, float]):
+    """A card that was never played (a hand's shadow, a sleeve), read within `confidence`,
+    from a seat, between two observations."""
+    cards = [e for e in events if isinstance(e, CardPlayed)]
+    if len(cards) < 3:
+        return None
+    index = rng.randrange(2, len(events))
+    t = round((events[index - 1].t + events[index].t) / 2, 3)
+    seats = [e.seat for e in cards if e.seat is not None]
+    phantom = CardPlayed(t, card=rng.choice(ALL_CARDS), seat=rng.choice(seats),
+                         confidence=round(rng.uniform(*confidence), 3))
+    return sorted([*events, phantom], key=Event.sort_key), t
+
+
+def read_again(rng, events):
+    """A card on the pile read again as a new one 0.5-0.9 s after it landed (nudged, or
+    uncovered by a passing arm), fairly surely (0.7-0.9), from the seat that laid it."""
+    cards = [i for i, e in enumerate(events) if isinstance(e, CardPlayed)][1:]
+    if not cards:
+        return None
+    played = events[rng.choice(cards)]
+    t = round(played.t + rng.uniform(0.5, 0.9), 3)
+    again = replace(played, t=t, confidence=round(rng.uniform(0.7, 0.9), 3))
+    return sorted([*events, again], key=Event.sort_key), t
+
+
+def late_card(rng, events):
+    """A card stamped 0.5-1.5 s after it came to rest (a hand that stayed over it)."""
+    cards = [i for i, e in enumerate(events) if isinstance(e, CardPlayed)][1:]
+    if not cards:
+        return None
+    index = rng.choice(cards)
+    late = replace(events[index], t=round(events[index].t + rng.uniform(0.5, 1.5), 3))
+    kept = [e for i, e in enumerate(events) if i != index]
+    return sorted([*kept, late], key=Event.sort_key), events[index].t
+
+
 PERTURBATIONS: dict[str, Perturbation] = {
     "a draw": missed_draw,
     "a pass call": missed_pass,
@@ -116,8 +175,16 @@ PERTURBATIONS: dict[str, Perturbation] = {
     "a knock": missed_knock,
     "a knock, the room loud": drowned_knock,
     "a draw and its pass": missed_draw_and_pass,
+    "wrong: a card's seat, sure": wrong_seat,
+    "wrong: a look-alike at 0.7-0.95, the card its second guess": misread_with_second_guess,
+    "wrong: a look-alike at 0.5-0.7": misread_doubtful,
+    "wrong: a phantom card at 0.5-0.7": partial(phantom_card, confidence=(0.5, 0.7)),
+    "wrong: a phantom card at 0.7-0.9": partial(phantom_card, confidence=(0.7, 0.9)),
+    "wrong: the top card read again, 0.7-0.9": read_again,
+    "wrong: a card stamped 0.5-1.5 s late": late_card,
 }
-"""What is removed or blurred, by name; the last is two observations of one missed turn."""
+"""What is removed, blurred or got wrong, by name (the draw and its pass are two observations
+of one missed turn)."""
 
 StateAtCard = dict[float, tuple]
 
@@ -163,9 +230,12 @@ class KindResult:
     worst_sure_round: int = 0
     steps_total: int = 0
     worst_steps: int = 0
+    cascades: int = 0
+    """Rounds with two or more penalties said aloud: one error, a string of wrongful ones."""
 
     def add(self, penalties: list[Ruling], steps: int, bar: float) -> None:
         sure = [p for p in penalties if (p.confidence or 1.0) >= bar]
+        self.cascades += len(sure) >= 2
         self.rounds += 1
         self.penalties += len(penalties)
         self.unsure += len(penalties) - len(sure)
@@ -207,15 +277,15 @@ def table(untouched: KindResult, kinds: dict[str, KindResult], games: int) -> st
         "per round:",
         "",
         "| missed | rounds | wrongful penalties / round | of them \"check\" | most in a round "
-        "(said aloud) | cards to be back in step: mean | most |",
-        "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "(said aloud) | rounds with 2+ said aloud | cards to be back in step: mean | most |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
 
     def row(name: str, r: KindResult) -> str:
         n = max(1, r.rounds)
         return (f"| {name} | {r.rounds} | {r.penalties / n:.3f} | {r.unsure / n:.3f} | "
-                f"{r.worst_round} ({r.worst_sure_round}) | {r.steps_total / n:.2f} | "
-                f"{r.worst_steps} |")
+                f"{r.worst_round} ({r.worst_sure_round}) | {100 * r.cascades / n:.1f} % | "
+                f"{r.steps_total / n:.2f} | {r.worst_steps} |")
 
     lines.append(row("nothing", untouched))
     lines += [row(name, result) for name, result in kinds.items()]

@@ -287,3 +287,16 @@ def test_a_card_given_to_the_wrong_seat_does_not_turn_play_round_for_good():
                       card(13, "r_7", 0), card(15, "r_skip", 1), card(17, "r_1", 0),
                       card(19, "r_8", 1), card(21, "r_3", 2), card(23, "r_4", 0), players=3)
     assert penalties(rulings) == [("out_of_turn", 1)]
+
+
+def test_a_card_read_unsure_that_the_table_plays_past_was_never_there():
+    # A blue 8 read at 0.6 from seat 3 (out of turn: a check), then seat 2, whose turn it was,
+    # plays a red 6 on the red 5 beneath: judged against the blue 8 it was an illegal card
+    # said aloud, and so was every card after it.
+    rulings = referee(card(1, "r_9", None), card(2, "r_5", 1), card(3, "b_8", 3, confidence=0.6),
+                      card(5, "r_6", 2), card(7, "r_2", 3), card(9, "r_7", 0))
+    said = [(r["rule"], r["seat"]) for r in rulings
+            if r["kind"] == "ruling" and r["confidence"] >= 0.7]
+    assert said == [] and ("out_of_turn", 3) in penalties(rulings)
+    assert [r["message"] for r in rulings if r["t"] == 5 and r["rule"] == "turn"][0] \
+        .startswith("The blue 8, read unsure, was not played, it seems")
