@@ -109,6 +109,10 @@ class TableState:
                           self.next_seat_took, self.top_confidence, self.top_alternatives)
 
 
+LATE_CARD_S = 1.5
+"""A card may be seen coming to rest up to this much after it did (a hand over it); a knock no
+card took, heard that much before a card's knock window, makes its missed knock a check."""
+
 ANOTHER_READING_CONFIDENCE = 0.5
 """A penalty that another reading the camera gave (a card's `alternatives`) would make
 unfounded is a check, not said aloud: as sure as a coin."""
@@ -582,8 +586,9 @@ class Game(MissedObservations):
                     paused or t <= obligation.deadline + TIME_SLACK_S):
                 self.obligations.remove(obligation)
                 return
-        # No card needs it yet: a card coming to rest just after it may (knock_before_s).
-        horizon = t - self.rules.knock_before_s - TIME_SLACK_S
+        # No card needs it yet: a card coming to rest just after it may (knock_before_s), or,
+        # as a doubt, a card the camera saw come to rest late (LATE_CARD_S).
+        horizon = t - max(self.rules.knock_before_s, LATE_CARD_S) - TIME_SLACK_S
         self.free_knocks = [k for k in self.free_knocks if k >= horizon]
         self.free_knocks.append(t)
 
@@ -955,6 +960,13 @@ class Game(MissedObservations):
         confidence = obligation.confidence
         if any(start <= obligation.deadline and end >= obligation.opens
                for start, end in self.loud_spans):
+            confidence = min(confidence, self.rules.loud_knock_confidence)
+        earlier = [k for k in self.free_knocks
+                   if obligation.card_t - LATE_CARD_S - TIME_SLACK_S <= k < obligation.opens]
+        if earlier:
+            # A knock no card took, heard shortly before the window: the card may have come
+            # to rest that much before the camera saw it (a hand over it), and this its knock.
+            self.free_knocks.remove(earlier[-1])
             confidence = min(confidence, self.rules.loud_knock_confidence)
         self._penalise(obligation.deadline, "missed_knock", obligation.seat,
                        obligation.card, obligation.ref,

@@ -167,3 +167,16 @@ def test_an_instick_on_a_top_card_read_unsure_owes_its_knock_no_surer_than_that_
                       card(5, "y_7", 2))
     (missed,) = [r for r in rulings if r["rule"] == "missed_knock"]
     assert missed["confidence"] <= 0.6
+
+
+def test_a_knock_heard_just_before_the_window_makes_the_missed_knock_a_check():
+    # A red 0 seen at 3.6 s whose knock came at 3.0 s: the card may have come to rest before
+    # the camera saw it (a hand over it). Still a missed knock, no longer said aloud; a knock
+    # two seconds earlier, or none, leaves it sure.
+    def missed(*events):
+        (ruling,) = [r for r in referee(card(1, "r_5", None), *events) if r["kind"] == "ruling"]
+        return ruling["confidence"]
+
+    assert missed(knock(3.0), card(3.6, "r_0", 1)) == 0.5
+    assert missed(knock(1.5), card(3.6, "r_0", 1)) == 1.0
+    assert missed(card(3.6, "r_0", 1)) == 1.0
