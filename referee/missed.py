@@ -175,22 +175,11 @@ class MissedObservations:
         if not self.rules.assume_missed_take_back or s.top_offence != "illegal_card" \
                 or seat != s.top_seat or len(history) < 2:
             return
-        current_id, current_card, _ = history[-1]
-        erroneous_id, erroneous, before = history[-2]
+        _, erroneous, before = history[-2]
         if erroneous != s.top or seat != before.turn or not before.in_round:
             return
-        self.state = before
-        fits_beneath = self.matches(card)
-        self.state = s
-        if not fits_beneath:
-            return
-        del history[-2:]
-        self.obligations = [o for o in self.obligations if o.pile_id != erroneous_id]
-        before.turn_started = max(before.turn_started, t)
-        self.state = before
-        self.on_taken_back(seat, erroneous)
-        history.append((current_id, current_card, before.snapshot()))
-        out.append(info(t, "turn", seat, say.assumed_taken_back(erroneous, seat)))
+        if self._unwind_beneath(card, t, laid_by=seat):
+            out.append(info(t, "turn", seat, say.assumed_taken_back(erroneous, seat)))
 
     def _never_there(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
         """The top card was ruled erroneous and read unsure (below the table's bar), and the
@@ -204,23 +193,32 @@ class MissedObservations:
         if not self.rules.assume_missed_take_back or s.top_offence is None \
                 or s.top_confidence >= self.rules.announce_min_confidence or len(history) < 2:
             return
-        current_id, current_card, _ = history[-1]
-        erroneous_id, erroneous, before = history[-2]
+        _, erroneous, before = history[-2]
         if erroneous != s.top or seat == s.top_seat or seat != before.turn \
                 or not before.in_round or self.matches(card):
             return
+        if self._unwind_beneath(card, t, laid_by=s.top_seat):
+            out.append(info(t, "turn", seat, say.assumed_never_there(erroneous, seat)))
+
+    def _unwind_beneath(self, card: Card, t: float, laid_by: int | None) -> bool:
+        """When `card` (being judged, the latest on the pile's history) matches the card
+        beneath the top one, take the top one off as if it had never lain there (its
+        obligations with it, back to `laid_by`'s hand) and say True."""
+        s, history = self.state, self._pile.history
+        current_id, current_card, _ = history[-1]
+        erroneous_id, erroneous, before = history[-2]
         self.state = before
         fits_beneath = self.matches(card)
         self.state = s
         if not fits_beneath:
-            return
+            return False
         del history[-2:]
         self.obligations = [o for o in self.obligations if o.pile_id != erroneous_id]
         before.turn_started = max(before.turn_started, t)
         self.state = before
-        self.on_taken_back(s.top_seat, erroneous)
+        self.on_taken_back(laid_by, erroneous)
         history.append((current_id, current_card, before.snapshot()))
-        out.append(info(t, "turn", seat, say.assumed_never_there(erroneous, seat)))
+        return True
 
     def _off_turn_confidence(self, seat: int, card: Card) -> float:
         """How sure an `out_of_turn` is: the card's reading against the top card's
