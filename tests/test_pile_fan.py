@@ -62,6 +62,17 @@ def test_a_fan_of_two_is_two_cards_in_the_order_laid(steps):
         assert math.dist(found.centre, true.centre) <= 0.12 * CARD_LONG
 
 
+def test_a_fan_of_three_is_three_cards_not_the_top_and_the_bottom():
+    # The two strips left beside the top card are two colours: the rectangle spanning both is
+    # the bottom card's, and taken first it left the middle card out (two cards found).
+    image, changed, rects = drawn_fan([(0.22, 100.0), (0.22, 100.0)])
+    region = fan_region(changed, CARD_LONG ** 2 * 2 / 3)
+    fan = split_fan(image, region, changed, CARD_LONG)
+    assert fan is not None and len(fan.cards) == 3
+    for found, true in zip(fan.cards, rects, strict=True):
+        assert math.dist(found.centre, true.centre) <= 0.12 * CARD_LONG
+
+
 @pytest.mark.parametrize("angle", [0.0, 20.0, 75.0, 135.0])
 def test_the_top_card_is_the_rectangle_whose_four_sides_all_show(angle):
     # Two cards fanned: the one laid last (its outline whole) is found where and as it lies.

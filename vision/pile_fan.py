@@ -24,8 +24,12 @@ hand over the pile, and drops a card under it that was there before the fan (a c
 a moment earlier, or one its strip already showed) or a top card that came later than the
 waiting one. A fan whose far card reaches past the pile region's edge is looked at only once
 that part has lain still and no arm is in view (`_fan_past_edge`): anything else at the edge is
-taken for an arm reaching in. Colour is not used: a red card fanned over a red card shows no
-new colour, and a hand's or a sleeve's colour made phantoms (vision/TABLE.md).
+taken for an arm reaching in. Colour is evidence only, never needed: a red card fanned over
+a red card shows no new colour, and a hand's or a sleeve's colour made phantoms (vision/TABLE.md).
+Where the strips do show UNO colours (the fan is split on a frame without a hand), a candidate
+whose strip holds two colours is two cards' strips (MIXED_STRIP_SHARE), and a strip of another
+colour than the top card's cannot be the top card misfitted (`_one_card_explains` is then not
+asked).
 """
 
 from __future__ import annotations
@@ -113,6 +117,12 @@ camera that leans sees the near side of the pile larger) ..."""
 ONE_CARD_TURN_DEG = 9.0
 """... and turned by up to this much (webcam game 463, 61.3 s: a red 2 on a pile of red and
 yellow cards, its field the colour of the cards under it, fitted 9 degrees off)."""
+
+MIXED_STRIP_SHARE = 0.25
+"""A card under another shows one card's colour: a strip whose changed pixels hold a second
+UNO colour this much of their coloured part (and 0.04 card areas) is two cards' strips, and the
+rectangle spanning both is the deeper card's, not the next one (a fan of four laid in one
+motion was split into two: the top card and the bottom one)."""
 
 MIN_TOP_EDGE = 12.0
 """The top card's weakest side must show at least this edge strength (grey levels per pixel
@@ -280,6 +290,53 @@ def _side_strength(rect: CardRect, visible: np.ndarray, gx: np.ndarray, gy: np.n
     return float(np.mean(values)) if len(values) >= 5 else 0.0
 
 
+def card_colours(crop: np.ndarray) -> np.ndarray:
+    """Per pixel of a BGR crop, which UNO colour it shows (0 red, 1 yellow, 2 green, 3 blue)
+    or -1 (white, black, grey: a card's border and print, a table)."""
+    hsv = cv2.cvtColor(np.clip(crop, 0, 255).astype(np.uint8), cv2.COLOR_BGR2HSV)
+    hue = hsv[..., 0].astype(np.int16)
+    coloured = (hsv[..., 1] >= 80) & (hsv[..., 2] >= 60)
+    classes = np.full(hue.shape, -1, np.int8)
+    for index, (low, high) in enumerate(((-20, 10), (15, 38), (38, 90), (90, 135))):
+        classes[coloured & (((hue >= low) & (hue < high)) | (hue >= 180 + low))] = index
+    return classes
+
+
+def _two_colours(visible: np.ndarray, colours: np.ndarray, card_area: float) -> bool:
+    """Do the pixels `visible` show two UNO colours (MIXED_STRIP_SHARE)?"""
+    shown = colours[visible]
+    shown = shown[shown >= 0]
+    if len(shown) < 0.05 * card_area:
+        return False
+    counts = np.sort(np.bincount(shown, minlength=4))[::-1]
+    return counts[1] >= MIXED_STRIP_SHARE * counts.sum() and counts[1] >= 0.04 * card_area
+
+
+def _main_colour(pixels: np.ndarray, colours: np.ndarray) -> int | None:
+    """The UNO colour most of `pixels` show, or None when too few show one (20 pixels)."""
+    shown = colours[pixels]
+    shown = shown[shown >= 0]
+    return int(np.bincount(shown, minlength=4).argmax()) if len(shown) >= 20 else None
+
+
+def _another_colour_under(cards: list[CardRect], changed: np.ndarray,
+                          colours: np.ndarray) -> bool:
+    """Does the strip of a card under the top one (`cards`, top first) show another colour
+    than the top card?"""
+    shape = changed.shape
+    upper = cards[0].mask(shape)
+    top = _main_colour(upper & changed, colours)
+    if top is None:
+        return False
+    for rect in cards[1:]:
+        place = rect.mask(shape)
+        under = _main_colour(place & ~upper & changed, colours)
+        if under is not None and under != top:
+            return True
+        upper |= place
+    return False
+
+
 def _unit(angle_deg: float) -> np.ndarray:
     a = math.radians(angle_deg)
     return np.array([math.cos(a), math.sin(a)])
@@ -292,7 +349,8 @@ def _centre_of(mask: np.ndarray) -> np.ndarray:
 
 def _next_under(upper_rect: CardRect, upper: np.ndarray, left: np.ndarray, patch: np.ndarray,
                 grads: tuple[np.ndarray, np.ndarray], card_area: float, top_edge: float,
-                heading: float | None) -> tuple[CardRect, float] | None:
+                heading: float | None, colours: np.ndarray | None = None
+                ) -> tuple[CardRect, float] | None:
     """The card under `upper_rect` (and every card above, `upper`) that best explains the
     changed pixels `left` unexplained, or None when no such card is seen."""
     gx, gy = grads
@@ -322,9 +380,13 @@ def _next_under(upper_rect: CardRect, upper: np.ndarray, left: np.ndarray, patch
                 fit = explained / (int(visible.sum()) + left_px - explained)
                 candidates.append((fit, rect, float(phi), visible))
     candidates.sort(key=lambda c: -c[0])
-    for fit, rect, phi, visible in candidates[:5]:
-        if fit < MIN_STRIP_FIT:
+    tried = 0
+    for fit, rect, phi, visible in candidates:
+        if fit < MIN_STRIP_FIT or tried == 5:
             break
+        if colours is not None and _two_colours(visible & left, colours, card_area):
+            continue  # two cards' strips: the next card lies nearer
+        tried += 1
         if _side_strength(rect, visible, gx, gy, upper) >= FAR_EDGE_MIN * top_edge:
             return rect, phi
     return None
@@ -366,15 +428,25 @@ def split_fan(crop: np.ndarray, patch: np.ndarray, changed: np.ndarray, card_lon
     left = changed & patch & ~(cv2.dilate(upper.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
     cards = [top]
     heading = None
+    colours = card_colours(crop)
     while len(cards) < 4 and left.sum() >= LEFT_OVER_CARDS * card_area:
-        found = _next_under(cards[-1], upper, left, patch, grads, card_area, top_edge, heading)
+        found = _next_under(cards[-1], upper, left, patch, grads, card_area, top_edge, heading,
+                            colours)
         if found is None:
             break
         rect, heading = found
         cards.append(rect)
         upper = upper | rect.mask(patch.shape)
         left = left & ~upper
-    if len(cards) < 2 or _one_card_explains(changed & patch, cards):
+    if len(cards) < 2:
+        return None
+    # A strip of another colour than the top card is no part of it: a misfitted rectangle
+    # leaves a strip of its own card's colour, which the one-card check is for. (It refused
+    # real fans of cards of two colours: a two-card fan's strip of 0.22 card areas "explained"
+    # by the top card turned 9 degrees and grown 10 %. Without colours told apart, a single
+    # webcam card's strip passed as a card under it, read as the top card: a phantom.)
+    if not _another_colour_under(cards, changed & patch, colours) \
+            and _one_card_explains(changed & patch, cards):
         return None
     return Fan(cards[::-1], top_edge)
 
