@@ -761,6 +761,8 @@ class Game(MissedObservations):
         top card was announced at 1.0 and the next one too)."""
         against_confidence, against_alternatives = self._against
         confidence = min(self._card_confidence, against_confidence)
+        if self._fits_beneath_an_erroneous_top(card):
+            confidence = min(confidence, ANOTHER_READING_CONFIDENCE)
         if any(self.matches(other) or self.is_instick(other)
                for other in self._card_alternatives):
             confidence = min(confidence, ANOTHER_READING_CONFIDENCE)
@@ -773,6 +775,22 @@ class Game(MissedObservations):
             if legal:
                 confidence = min(confidence, ANOTHER_READING_CONFIDENCE)
         return confidence
+
+    def _fits_beneath_an_erroneous_top(self, card: Card) -> bool:
+        """The top card was ruled erroneous on a reading short of certain, and `card` fits
+        the card beneath it and not it: the table plays as if it were not there, which it may
+        not be (a card the camera saw that was never played)."""
+        s, history = self.state, self._pile.history
+        if s.top_offence is None or self._against[0] >= 1.0 or len(history) < 2 \
+                or history[-2][1] != s.top or self.matches(card):
+            return False
+        before = history[-2][2]
+        if not before.in_round:
+            return False
+        self.state = before
+        fits = self.matches(card) or self.is_instick(card)
+        self.state = s
+        return fits
 
     def _unseen_play(self, card: Card, t: float, sure: bool, out: list[Ruling]) -> None:
         """A card from a seat the camera could not see: judged on what is known. It is taken

@@ -159,6 +159,9 @@ def test_a_card_judged_against_a_top_card_read_unsure_is_no_surer_than_that_read
     # The blue 5 read at 0.6 was a green 5: the green 2 on it is legal. It was announced.
     rulings = referee(card(1, "g_9", None), card(3, "b_5", 1, confidence=0.6),
                       card(5, "g_2", 2))
+    assert [c for _, seat, c in _ruled(rulings) if seat == 2] == [0.5]  # (it fits beneath too)
+    rulings = referee(card(1, "g_9", None), card(3, "b_5", 1, confidence=0.6),
+                      card(5, "r_2", 2))
     assert [c for _, seat, c in _ruled(rulings) if seat == 2] == [0.6]
 
 
@@ -180,3 +183,17 @@ def test_a_knock_heard_just_before_the_window_makes_the_missed_knock_a_check():
     assert missed(knock(3.0), card(3.6, "r_0", 1)) == 0.5
     assert missed(knock(1.5), card(3.6, "r_0", 1)) == 1.0
     assert missed(card(3.6, "r_0", 1)) == 1.0
+
+
+def test_a_card_that_fits_beneath_a_card_ruled_out_of_turn_is_only_a_check():
+    # A yellow 9 "from seat 0" read at 0.8 (out of turn), then seat 2, whose turn it was,
+    # plays a red 6 on the red 5 beneath: if the yellow 9 was never there (the camera saw a
+    # card that was not played), the red 6 is legal. Said aloud, one phantom made two
+    # penalties in a third of simulated rounds.
+    rulings = referee(card(1, "r_9", None), card(2, "r_5", 1), card(3, "y_9", 0, confidence=0.8),
+                      card(5, "r_6", 2))
+    assert _ruled(rulings) == [("out_of_turn", 0, 0.8), ("illegal_card", 2, 0.5)]
+    # Read with no doubt (a table's own log), P4 stands: the card must match the one on top.
+    rulings = referee(card(1, "r_9", None), card(2, "r_5", 1), card(3, "y_9", 0),
+                      card(5, "r_6", 2))
+    assert _ruled(rulings) == [("out_of_turn", 0, 1.0), ("illegal_card", 2, 1.0)]
