@@ -237,3 +237,13 @@ def test_a_phones_turned_video_is_read_as_a_player_shows_it(tmp_path):
     picture = frame.full()
     assert frame.full_size == (W, H) and picture.shape[:2] == (W, H)
     assert picture[: W // 4].mean() > 150 and picture[-W // 4:].mean() < 80  # bright on top
+
+
+def test_a_whole_recording_whose_clock_starts_an_hour_in_is_not_called_truncated(tmp_path):
+    # Matroska states such a file's end (3604 s), not its length: every frame was read and
+    # then "the video ends at 4.00 s of its stated 3604.06 s ... truncated" (review exit 3).
+    from video_helpers import make_video
+
+    path = tmp_path / "recorded.mkv"
+    make_video(path, seconds=4.0, picture_from_s=3600.0, sound_from_s=3600.0)
+    assert len(list(read_video(path))) == 60

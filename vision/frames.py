@@ -194,7 +194,11 @@ def _stated_duration_s(container) -> float | None:
     if stream.duration is not None and stream.time_base is not None:
         return float(stream.duration * stream.time_base)
     if container.duration is not None:
-        return container.duration / av.time_base
+        stated = container.duration / av.time_base
+        origin = media_origin_s(container)
+        # Some files whose clock starts late (an hour in) state their end, not their length:
+        # a whole one was called truncated at 130 s "of its stated 3730 s".
+        return stated - origin if 0 < origin < stated else stated
     return None
 
 
