@@ -14,14 +14,27 @@ import numpy as np
 _TAPS_PER_RATIO = 16
 
 
+CANCELLED_DB = -20.0
+"""A mean of the channels this far under the loudest channel cancelled itself out."""
+
+
 def downmix(samples: np.ndarray) -> np.ndarray:
-    """Mono float32 from a (frames,) or (frames, channels) array: the mean of the channels."""
+    """Mono float32 from a (frames,) or (frames, channels) array: the mean of the channels;
+    the loudest channel when the mean cancels (a microphone pair wired with one channel's
+    polarity turned: its mean is near silence, and every knock was lost)."""
     samples = np.asarray(samples, dtype=np.float32)
     if samples.ndim == 1:
         return samples
     if samples.ndim != 2:
         raise ValueError(f"expected (frames,) or (frames, channels) samples, got {samples.shape}")
-    return samples.mean(axis=1, dtype=np.float32)
+    mono = samples.mean(axis=1, dtype=np.float32)
+    if samples.shape[1] > 1 and len(mono):
+        levels = np.sqrt(np.mean(np.square(samples, dtype=np.float64), axis=0))
+        loudest = int(np.argmax(levels))
+        if levels[loudest] > 1e-5 and np.sqrt(np.mean(np.square(mono, dtype=np.float64))) \
+                < levels[loudest] * 10 ** (CANCELLED_DB / 20):
+            return np.ascontiguousarray(samples[:, loudest])
+    return mono
 
 
 def lowpass_taps(cutoff_ratio: float, n_taps: int) -> np.ndarray:

@@ -53,6 +53,17 @@ def test_downmix_averages_the_channels():
     np.testing.assert_allclose(downmix(stereo), [0.5, 0.5])
 
 
+def test_a_stereo_recording_whose_channels_cancel_is_heard_on_one_channel():
+    # One channel's polarity turned: the mean is silence, and calibration said "heard no
+    # knocks" of a recording full of them.
+    t = np.arange(1600) / 16_000
+    tone = (0.3 * np.sin(2 * np.pi * 440 * t)).astype(np.float32)
+    mono = downmix(np.stack([tone, -tone], axis=1))
+    np.testing.assert_allclose(mono, tone)
+    half = downmix(np.stack([tone, np.zeros_like(tone)], axis=1))  # one channel silent
+    np.testing.assert_allclose(half, tone / 2)
+
+
 @pytest.mark.parametrize("rate_hz,channels,subtype", [(44_100, 2, "PCM_16"), (48_000, 1, "FLOAT"),
                                                       (8_000, 3, "PCM_24"), (16_000, 1, "PCM_16")])
 def test_a_sound_file_at_any_rate_and_channel_count_gives_the_knocks_at_their_times(
