@@ -28,6 +28,12 @@ that it was a jump-in (Snabb-UNO: play turned round), Flaske UNO's announcement 
 cards is said from the debts themselves (`_owed_changes`)."""
 
 
+def _resaid(rulings: list[Ruling], card_t: float) -> list[Ruling]:
+    """The lines of `rulings` that the card at `card_t` said as it landed and that a
+    correction of it says again (`RESAID_ON_CORRECTION`)."""
+    return [r for r in rulings if r.rule in RESAID_ON_CORRECTION and abs(r.t - card_t) < 1e-3]
+
+
 def _owed_changes(before: list[int], now: list[int], t: float) -> list[Ruling]:
     """A `draw_due` line for each seat whose cards to take a correction changed: a red 3
     corrected to a draw two (the next seat takes two), a draw two corrected away (it takes
@@ -159,15 +165,7 @@ class Session:
                     messages.corrected(correction.card, correction.seat, played.t),
                     card=amended.card.token)]
         said_before = self._said_as_it_landed(self.history, played.t)
-        owed_before = list(self.game.state.owed_draws)
-        out += self._rederive(history, correction.t)
-        said_now = self._said_as_it_landed(history, played.t)
-        if [(r.rule, r.seat, r.message) for r in said_now] != \
-                [(r.rule, r.seat, r.message) for r in said_before]:
-            # What the card meant changed with it (a jump-in, who drinks): say it again.
-            out += [replace(r, t=correction.t) for r in said_now]
-        out += _owed_changes(owed_before, self.game.state.owed_draws, correction.t)
-        return out
+        return out + self._rederive(history, correction.t, played.t, said_before)
 
     def _said_as_it_landed(self, history: list[Event], card_t: float) -> list[Ruling]:
         """The lines of `RESAID_ON_CORRECTION` a fresh game rules at the card of `card_t`."""
@@ -176,8 +174,7 @@ class Session:
         for event in history:
             if event.t > card_t + 1e-3:
                 break
-            said += [r for r in game.observe(event)
-                     if r.rule in RESAID_ON_CORRECTION and abs(r.t - card_t) < 1e-3]
+            said += _resaid(game.observe(event), card_t)
         return said
 
     def _card_index(self, of_t: float | None) -> int | None:
@@ -187,9 +184,12 @@ class Session:
                 return index
         return None
 
-    def _rederive(self, history: list[Event], t: float) -> list[Ruling]:
+    def _rederive(self, history: list[Event], t: float, card_t: float,
+                  said_before: list[Ruling]) -> list[Ruling]:
         """Rule the amended history with a fresh game up to where this one's clock stands;
-        say what changed: penalties withdrawn, new penalties, and whose turn it now is."""
+        say what changed: penalties withdrawn, new penalties, whose turn it now is, what the
+        amended card (at `card_t`; `said_before` as it landed first) says now, and who takes
+        cards now."""
         old = self.game
         fresh = type(old)(old.players, old.first_dealer, old.rules)
         derived: list[Ruling] = []
@@ -213,6 +213,12 @@ class Session:
             out.append(info(t, "color", None, messages.color_named(color), color=color.value))
         if turn is not None and turn != old.state.turn:
             out.append(info(t, "turn", turn, messages.turn(turn)))
+        said_now = _resaid(derived, card_t)
+        if [(r.rule, r.seat, r.message) for r in said_now] != \
+                [(r.rule, r.seat, r.message) for r in said_before]:
+            # What the card meant changed with it (a jump-in, who drinks): say it again.
+            out += [replace(r, t=t) for r in said_now]
+        out += _owed_changes(old.state.owed_draws, fresh.state.owed_draws, t)
         self.game, self.history, self.standing = fresh, history, now_standing
         return out
 
