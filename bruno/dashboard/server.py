@@ -174,24 +174,12 @@ class _Handler(BaseHTTPRequestHandler):
     server_version = "bruno-dashboard"
     timeout = 30  # a client that stops sending (a body shorter than it said) frees its thread
 
-    def do_GET(self) -> None:
-        self._dispatch("GET")
+    def _dispatch_request(self) -> None:
+        self._dispatch(self.command)
 
-    def do_POST(self) -> None:
-        self._dispatch("POST")
-
-    # Every other method gets the same JSON answer (405) as a wrong method on a known page.
-    def do_PUT(self) -> None:
-        self._dispatch("PUT")
-
-    def do_DELETE(self) -> None:
-        self._dispatch("DELETE")
-
-    def do_PATCH(self) -> None:
-        self._dispatch("PATCH")
-
-    def do_OPTIONS(self) -> None:
-        self._dispatch("OPTIONS")
+    # GET and POST are served; every other method gets the same JSON answer (405) as a wrong
+    # method on a known page.
+    do_GET = do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _dispatch_request
 
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s %s", self.address_string(), format % args)

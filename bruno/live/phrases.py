@@ -89,7 +89,7 @@ def phrase(ruling: dict[str, Any], lang: str = "en", game: Words = BRUNO_WORDS) 
     if rule == "corrected" and ruling.get("card"):
         return words["corrected"]
     if rule == "flaske" and lang == "sv" and ruling.get("card"):
-        return _flaske_sv(ruling)
+        return _flaske_sv(ruling, who)
     if rule in own.says_message and ruling.get("message"):
         return ruling["message"]
     return None  # turn, score, and anything new: shown, not said
@@ -107,11 +107,11 @@ _SV_FLASKE = {
 }
 
 
-def _flaske_sv(ruling: dict[str, Any]) -> str:
+def _flaske_sv(ruling: dict[str, Any], who: str) -> str:
     """Flaske UNO's announcement of a card (referee.variants.FlaskeUno.announce_card) said in
-    Swedish, from its fields: the English message is written for the screen."""
+    Swedish, from its fields (`who`: its seat as said): the English message is written for the
+    screen."""
     token, seat, count = ruling["card"], ruling.get("seat"), ruling.get("count")
-    who = "den som spelade" if seat is None else f"plats {seat}"
     colour, _, value = token.partition("_")
     if token == "wild_draw_4":
         name = "Dra fyra"

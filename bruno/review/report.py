@@ -204,9 +204,9 @@ def _plays_seen(report: ReportInput) -> str:
 def _announcements(report: ReportInput) -> str:
     """The game's own announcement of each card (Flaske UNO's: who drinks), in order."""
     rules = _variant(report.game).words.announced
-    said = [r for r in report.rulings if r["kind"] == "info" and r["rule"] in rules]
     if not rules:
         return ""
+    said = [r for r in report.rulings if r["kind"] == "info" and r["rule"] in rules]
     if not said:
         return "<h2>Announced</h2><p class=quiet>Nothing was announced.</p>"
     items = "".join(f"<li><span class=quiet>{_clock(r['t'])}</span> "
