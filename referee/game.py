@@ -9,7 +9,7 @@ Bruno is the base rule set; other games subclass `Game` and override the hooks i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from referee import messages as say
@@ -766,31 +766,11 @@ class Game(MissedObservations):
         if any(self.matches(other) or self.is_instick(other)
                for other in self._card_alternatives):
             confidence = min(confidence, ANOTHER_READING_CONFIDENCE)
-        s = self.state
-        kept = s.top, s.active_color
         for other in against_alternatives:
-            s.top, s.active_color = other, other.color
-            legal = self.matches(card) or self.is_instick(card)
-            s.top, s.active_color = kept
-            if legal:
-                confidence = min(confidence, ANOTHER_READING_CONFIDENCE)
+            with self._as_if(replace(self.state, top=other, active_color=other.color)):
+                if self.matches(card) or self.is_instick(card):
+                    confidence = min(confidence, ANOTHER_READING_CONFIDENCE)
         return confidence
-
-    def _fits_beneath_an_erroneous_top(self, card: Card) -> bool:
-        """The top card was ruled erroneous on a reading short of certain, and `card` fits
-        the card beneath it and not it: the table plays as if it were not there, which it may
-        not be (a card the camera saw that was never played)."""
-        s, history = self.state, self._pile.history
-        if s.top_offence is None or self._against[0] >= 1.0 or len(history) < 2 \
-                or history[-2][1] != s.top or self.matches(card):
-            return False
-        before = history[-2][2]
-        if not before.in_round:
-            return False
-        self.state = before
-        fits = self.matches(card) or self.is_instick(card)
-        self.state = s
-        return fits
 
     def _unseen_play(self, card: Card, t: float, sure: bool, out: list[Ruling]) -> None:
         """A card from a seat the camera could not see: judged on what is known. It is taken

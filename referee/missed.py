@@ -10,7 +10,9 @@ match, a missed knock) stay penalties. Every assumption is a rule-set setting.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
 
 from referee import messages as say
 from referee.rulings import Ruling, info
@@ -171,13 +173,14 @@ class MissedObservations:
         it took the illegal card back unseen (P4). Unwind it, so that this card is judged as
         the play it is rather than as a second card in the turn. (After a card out of turn,
         P4 stands: a later card that does not match it is an illegal card.)"""
-        s, history = self.state, self._pile.history
+        s = self.state
         if not self.rules.assume_missed_take_back or s.top_offence != "illegal_card" \
-                or seat != s.top_seat or len(history) < 2:
+                or seat != s.top_seat:
             return
-        _, erroneous, before = history[-2]
-        if erroneous != s.top or seat != before.turn or not before.in_round:
+        before = self._erroneous_top_over()
+        if before is None or seat != before.turn:
             return
+        erroneous = s.top
         if self._unwind_beneath(card, t, laid_by=seat):
             out.append(info(t, "turn", seat, say.assumed_taken_back(erroneous, seat)))
 
@@ -189,29 +192,59 @@ class MissedObservations:
         ruling stands as it was said (a check, being unsure). Judged against the phantom,
         every later card was wrong: one phantom in seven simulated rounds made two or more
         penalties said aloud."""
-        s, history = self.state, self._pile.history
-        if not self.rules.assume_missed_take_back or s.top_offence is None \
-                or s.top_confidence >= self.rules.announce_min_confidence or len(history) < 2:
+        s = self.state
+        if not self.rules.assume_missed_take_back \
+                or s.top_confidence >= self.rules.announce_min_confidence:
             return
-        _, erroneous, before = history[-2]
-        if erroneous != s.top or seat == s.top_seat or seat != before.turn \
-                or not before.in_round or self.matches(card):
+        before = self._erroneous_top_over()
+        if before is None or seat == s.top_seat or seat != before.turn or self.matches(card):
             return
+        erroneous = s.top
         if self._unwind_beneath(card, t, laid_by=s.top_seat):
             out.append(info(t, "turn", seat, say.assumed_never_there(erroneous, seat)))
+
+    def _fits_beneath_an_erroneous_top(self, card: Card) -> bool:
+        """The top card was ruled erroneous on a reading short of certain (`_against`), and
+        `card` fits the card beneath it and not it: the table plays as if it were not there,
+        which it may not be (a card the camera saw that was never played)."""
+        if self._against[0] >= 1.0 or self.matches(card):
+            return False
+        before = self._erroneous_top_over()
+        if before is None:
+            return False
+        with self._as_if(before):
+            return self.matches(card) or self.is_instick(card)
+
+    def _erroneous_top_over(self) -> Any:
+        """The table as it was before the top card (a `TableState`), when the top card was ruled
+        erroneous and lies straight on it (the card being judged is the latest on the pile's
+        history); else None."""
+        s, history = self.state, self._pile.history
+        if s.top_offence is None or len(history) < 2:
+            return None
+        _, erroneous, before = history[-2]
+        return before if erroneous == s.top and before.in_round else None
+
+    @contextmanager
+    def _as_if(self, state: Any) -> Iterator[None]:
+        """Judge as if the table were `state` (a `TableState`), then as it is again."""
+        kept = self.state
+        self.state = state
+        try:
+            yield
+        finally:
+            self.state = kept
 
     def _unwind_beneath(self, card: Card, t: float, laid_by: int | None) -> bool:
         """When `card` (being judged, the latest on the pile's history) matches the card
         beneath the top one, take the top one off as if it had never lain there (its
         obligations with it, back to `laid_by`'s hand) and say True."""
-        s, history = self.state, self._pile.history
+        history = self._pile.history
         current_id, current_card, _ = history[-1]
         erroneous_id, erroneous, before = history[-2]
-        self.state = before
-        fits_beneath = self.matches(card)
-        self.state = s
-        if not fits_beneath:
-            return False
+        with self._as_if(before):
+            if not self.matches(card):
+                return False
         del history[-2:]
         self.obligations = [o for o in self.obligations if o.pile_id != erroneous_id]
         before.turn_started = max(before.turn_started, t)
