@@ -26,7 +26,7 @@ from audio.blocks import array_blocks
 from audio.calibration import RoomCalibration
 from audio.detector import DETECTOR_RATE_HZ, DetectorParams, KnockDetector, detect_knocks
 from audio.knock_score import KnockModel
-from calibration.profile import ProfileError
+from calibration.profile import MicProfile, ProfileError
 from evaluation.knock_data import Clip, load_clips, load_samples
 from evaluation.matching import MatchResult, match_onsets
 from synth.mixer import cut_excerpts, mix_at_snr
@@ -56,6 +56,13 @@ class Hearing:
 
     model: KnockModel | None = None
     room: RoomCalibration | None = None
+
+    @classmethod
+    def of(cls, mic: MicProfile) -> Hearing:
+        """What a profile's `[mic]` section gives the detector."""
+        from audio.calibration import knock_model_for, room_calibration_for
+
+        return cls(knock_model_for(mic), room_calibration_for(mic))
 
 
 def knock_times(
@@ -257,11 +264,10 @@ def protocol_recording_of(clip: Clip) -> np.ndarray:
 
 
 def calibrated_in(samples: np.ndarray) -> Hearing:
-    from audio.calibration import knock_model_for, measure_mic, room_calibration_for
+    from audio.calibration import measure_mic
 
     blocks = array_blocks(samples, DETECTOR_RATE_HZ, DETECTOR_RATE_HZ)
-    profile = measure_mic(blocks).profile
-    return Hearing(knock_model_for(profile), room_calibration_for(profile))
+    return Hearing.of(measure_mic(blocks).profile)
 
 
 #: Confidence thresholds compared by --operating-points.
@@ -298,13 +304,12 @@ def print_operating_points(clips: list[Clip], hearing: Hearing | None = None) ->
 def _hearing(profile: Path | None) -> Hearing:
     if profile is None:
         return Hearing()
-    from audio.calibration import knock_model_for, room_calibration_for
     from calibration.profile import load_profile
 
     mic = load_profile(profile).mic
     if mic is None:
         raise ProfileError(f"{profile}: has no [mic] section")
-    return Hearing(knock_model_for(mic), room_calibration_for(mic))
+    return Hearing.of(mic)
 
 
 def main(argv: list[str] | None = None) -> int:
