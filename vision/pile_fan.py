@@ -302,21 +302,24 @@ def card_colours(crop: np.ndarray) -> np.ndarray:
     return classes
 
 
+def _colour_counts(pixels: np.ndarray, colours: np.ndarray) -> np.ndarray:
+    """How many of `pixels` show each UNO colour (`card_colours`' 0-3)."""
+    shown = colours[pixels]
+    return np.bincount(shown[shown >= 0], minlength=4)
+
+
 def _two_colours(visible: np.ndarray, colours: np.ndarray, card_area: float) -> bool:
     """Do the pixels `visible` show two UNO colours (MIXED_STRIP_SHARE)?"""
-    shown = colours[visible]
-    shown = shown[shown >= 0]
-    if len(shown) < 0.05 * card_area:
+    counts = np.sort(_colour_counts(visible, colours))[::-1]
+    if counts.sum() < 0.05 * card_area:
         return False
-    counts = np.sort(np.bincount(shown, minlength=4))[::-1]
     return counts[1] >= MIXED_STRIP_SHARE * counts.sum() and counts[1] >= 0.04 * card_area
 
 
 def _main_colour(pixels: np.ndarray, colours: np.ndarray) -> int | None:
     """The UNO colour most of `pixels` show, or None when too few show one (20 pixels)."""
-    shown = colours[pixels]
-    shown = shown[shown >= 0]
-    return int(np.bincount(shown, minlength=4).argmax()) if len(shown) >= 20 else None
+    counts = _colour_counts(pixels, colours)
+    return int(counts.argmax()) if counts.sum() >= 20 else None
 
 
 def _another_colour_under(cards: list[CardRect], changed: np.ndarray,
