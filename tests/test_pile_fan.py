@@ -30,19 +30,22 @@ CARD_LONG = 32.0
 COLOURS = [(40, 40, 200), (40, 170, 40), (200, 90, 30), (30, 200, 220)]  # BGR: red, green...
 
 
-def drawn_fan(steps: list[tuple[float, float]], angle: float = 20.0, blur: int = 0
+def drawn_fan(steps: list[tuple[float, float]], angle: float = 20.0, blur: int = 0,
+              size: int = 72, first: tuple[float, float] = (26.0, 30.0), turn_deg: float = 4.0,
+              colours: list[tuple[int, int, int]] = COLOURS
               ) -> tuple[np.ndarray, np.ndarray, list[CardRect]]:
-    """A grey table with cards drawn bottom first, each `steps[i]` = (card heights, degrees
-    of direction) from the one before: (image, changed mask, the cards' rectangles)."""
-    table = np.full((72, 72, 3), (110, 120, 115), np.float32)
+    """A grey table `size` pixels square with cards drawn bottom first (the first centred at
+    `first`), each `steps[i]` = (card heights, degrees of direction) from the one before and
+    turned `turn_deg` further: (image, changed mask, the cards' rectangles)."""
+    table = np.full((size, size, 3), (110, 120, 115), np.float32)
     image = table.copy()
-    centre = np.array([26.0, 30.0])
+    centre = np.array(first)
     rects = [CardRect(tuple(centre), angle, CARD_LONG)]
     for step, direction in steps:
         centre = centre + step * CARD_LONG * np.array([math.cos(math.radians(direction)),
                                                        math.sin(math.radians(direction))])
-        rects.append(CardRect(tuple(centre), angle + 4 * len(rects), CARD_LONG))
-    for rect, colour in zip(rects, COLOURS, strict=False):
+        rects.append(CardRect(tuple(centre), angle + turn_deg * len(rects), CARD_LONG))
+    for rect, colour in zip(rects, colours, strict=False):
         cv2.fillConvexPoly(image, np.round(rect.corners()).astype(np.int32), (235, 235, 235))
         inner = CardRect(rect.centre, rect.angle_deg, CARD_LONG - 5)
         cv2.fillConvexPoly(image, np.round(inner.corners()).astype(np.int32), colour)
@@ -69,6 +72,20 @@ def test_a_fan_of_three_is_three_cards_not_the_top_and_the_bottom():
     region = fan_region(changed, CARD_LONG ** 2 * 2 / 3)
     fan = split_fan(image, region, changed, CARD_LONG)
     assert fan is not None and len(fan.cards) == 3
+    for found, true in zip(fan.cards, rects, strict=True):
+        assert math.dist(found.centre, true.centre) <= 0.12 * CARD_LONG
+
+
+def test_a_fan_of_four_is_four_cards():
+    # Three strips beside the top card: the card right under it shows one of them and fits
+    # the three poorly, so the walk down the fan stopped at the top card (no fan). A walk that
+    # leaves the strips further along to the cards further down explains the whole patch.
+    image, changed, rects = drawn_fan([(0.3, -60.0)] * 3, size=96, first=(40.8, 60.5),
+                                      turn_deg=3.0, colours=[COLOURS[0], COLOURS[1],
+                                                             COLOURS[3], COLOURS[2]])
+    region = fan_region(changed, CARD_LONG ** 2 * 2 / 3)
+    fan = split_fan(image, region, changed, CARD_LONG)
+    assert fan is not None and len(fan.cards) == 4
     for found, true in zip(fan.cards, rects, strict=True):
         assert math.dist(found.centre, true.centre) <= 0.12 * CARD_LONG
 

@@ -14,7 +14,10 @@ down (`split_fan`):
    little beyond the patch, and whose far side (the one no card above covers) lies on an
    edge nearly as strong as the top card's sides;
 3. and so on, each card a step further the way the last step went, until what is left is
-   less than a strip.
+   less than a strip. Where that walk stops with strips still unexplained (three or four
+   cards: the card right under the top one shows one strip of several, and fits them all
+   poorly), it is walked again with the strips further along left to the cards further down;
+   that walk counts only if it explains the whole patch.
 
 A single card (the patch one card's place, or nothing beside its rectangle that a further
 card would explain) comes out as no fan, and so does any patch whose top card's outline the
@@ -352,10 +355,12 @@ def _centre_of(mask: np.ndarray) -> np.ndarray:
 
 def _next_under(upper_rect: CardRect, upper: np.ndarray, left: np.ndarray, patch: np.ndarray,
                 grads: tuple[np.ndarray, np.ndarray], card_area: float, top_edge: float,
-                heading: float | None, colours: np.ndarray | None = None
-                ) -> tuple[CardRect, float] | None:
+                heading: float | None, colours: np.ndarray | None = None,
+                leave_beyond: bool = False) -> tuple[CardRect, float] | None:
     """The card under `upper_rect` (and every card above, `upper`) that best explains the
-    changed pixels `left` unexplained, or None when no such card is seen."""
+    changed pixels `left` unexplained, or None when no such card is seen. With `leave_beyond`,
+    what is left further along the step than the card's centre, outside it, is not held
+    against it: cards further down the fan may explain it."""
     gx, gy = grads
     card_long = upper_rect.long_px
     grown_upper = cv2.dilate(upper.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
@@ -363,15 +368,19 @@ def _next_under(upper_rect: CardRect, upper: np.ndarray, left: np.ndarray, patch
         [heading + d for d in range(-int(STEP_WANDER_DEG), int(STEP_WANDER_DEG) + 1, 10)]
     steps = np.arange(STEP_RANGE_CARDS[0], STEP_RANGE_CARDS[1] + 1e-6, 0.05) * card_long
     turns = np.arange(-TURN_MAX_DEG, TURN_MAX_DEG + 1e-6, 6.0)
-    left_px = int(left.sum())
+    left_ys, left_xs = np.nonzero(left)
+    left_px = len(left_ys)
     candidates = []
     for step in steps:
         for phi in directions:
             centre = np.array(upper_rect.centre) + _unit(phi) * step
+            further = (left_xs - centre[0]) * math.cos(math.radians(phi)) \
+                + (left_ys - centre[1]) * math.sin(math.radians(phi)) > 0
             for turn in turns:
                 rect = CardRect((float(centre[0]), float(centre[1])),
                                 upper_rect.angle_deg + float(turn), card_long)
-                visible = rect.mask(patch.shape) & ~grown_upper
+                place = rect.mask(patch.shape)
+                visible = place & ~grown_upper
                 explained = int((visible & left).sum())
                 if explained < MIN_STRIP_CARDS * card_area:
                     continue
@@ -380,7 +389,8 @@ def _next_under(upper_rect: CardRect, upper: np.ndarray, left: np.ndarray, patch
                     continue
                 # What it shows and what is left to explain, one and the same: a card too near
                 # shows less than the strip, one too far shows table beyond it.
-                fit = explained / (int(visible.sum()) + left_px - explained)
+                beyond = int((further & ~place[left_ys, left_xs]).sum()) if leave_beyond else 0
+                fit = explained / (int(visible.sum()) + left_px - beyond - explained)
                 candidates.append((fit, rect, float(phi), visible))
     candidates.sort(key=lambda c: -c[0])
     tried = 0
@@ -422,25 +432,21 @@ def split_fan(crop: np.ndarray, patch: np.ndarray, changed: np.ndarray, card_lon
     """The cards of a fan in `patch` (bool, the convex hull of a still change; `changed`: its
     pixels that differ from the pile before), bottom first, or None when the patch is one
     card (or its top card's outline is not found)."""
-    card_area = card_long ** 2 * 2 / 3
     grads = gradients(crop)
     top_edge, top = top_card(crop, patch, card_long, grads)
     if top_edge < MIN_TOP_EDGE or outline_sharpness(crop, top, grads) < MIN_SHARPNESS:
         return None
-    upper = top.mask(patch.shape)
-    left = changed & patch & ~(cv2.dilate(upper.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
-    cards = [top]
-    heading = None
     colours = card_colours(crop)
-    while len(cards) < 4 and left.sum() >= LEFT_OVER_CARDS * card_area:
-        found = _next_under(cards[-1], upper, left, patch, grads, card_area, top_edge, heading,
-                            colours)
-        if found is None:
-            break
-        rect, heading = found
-        cards.append(rect)
-        upper = upper | rect.mask(patch.shape)
-        left = left & ~upper
+    cards, explained = _down_the_fan(top, patch, changed, grads, top_edge, colours)
+    if not explained:
+        # Three or four cards: the card right under the top one shows one strip of the several
+        # left, so it fits them all poorly and the walk stops (or takes the bottom card, which
+        # spans them). A walk that leaves further strips to the cards further down, and so
+        # explains the whole patch, is the fan; one that does not changes nothing.
+        deeper, all_explained = _down_the_fan(top, patch, changed, grads, top_edge, colours,
+                                              leave_beyond=True)
+        if all_explained:
+            cards = deeper
     if len(cards) < 2:
         return None
     # A strip of another colour than the top card is no part of it: a misfitted rectangle
@@ -452,6 +458,28 @@ def split_fan(crop: np.ndarray, patch: np.ndarray, changed: np.ndarray, card_lon
             and _one_card_explains(changed & patch, cards):
         return None
     return Fan(cards[::-1], top_edge)
+
+
+def _down_the_fan(top: CardRect, patch: np.ndarray, changed: np.ndarray,
+                  grads: tuple[np.ndarray, np.ndarray], top_edge: float, colours: np.ndarray,
+                  leave_beyond: bool = False) -> tuple[list[CardRect], bool]:
+    """The cards under `top`, one by one (`_next_under`), top first, and whether they leave
+    less than LEFT_OVER_CARDS of the changed pixels unexplained."""
+    card_area = top.long_px ** 2 * 2 / 3
+    upper = top.mask(patch.shape)
+    left = changed & patch & ~(cv2.dilate(upper.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
+    cards = [top]
+    heading = None
+    while len(cards) < 4 and left.sum() >= LEFT_OVER_CARDS * card_area:
+        found = _next_under(cards[-1], upper, left, patch, grads, card_area, top_edge, heading,
+                            colours, leave_beyond)
+        if found is None:
+            break
+        rect, heading = found
+        cards.append(rect)
+        upper = upper | rect.mask(patch.shape)
+        left = left & ~upper
+    return cards, bool(left.sum() < LEFT_OVER_CARDS * card_area)
 
 
 def _one_card_explains(changed: np.ndarray, cards: list[CardRect]) -> bool:
