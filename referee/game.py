@@ -228,6 +228,11 @@ class Game(MissedObservations):
         """What else the camera said the card being judged might be."""
         self._against: tuple[float, tuple[Card, ...]] = (1.0, ())
         """The top card's reading the card being judged lands on: (confidence, alternatives)."""
+        self._own_twin: tuple[int, float] | None = None
+        """(pile id, t) of the latest instick that its seat laid less than LATE_CARD_S after it
+        laid the same card: perhaps that card seen twice (`_read_again`)."""
+        self._recent_cards: list[tuple[float, int | None, Card]] = []
+        """(t, seat, card) of the cards laid in the last LATE_CARD_S."""
         self.loud_spans: list[tuple[float, float]] = []
         """Recent loud moments (start, end): a knock in them may have gone unheard."""
         self._clock = _Clock()
@@ -491,6 +496,8 @@ class Game(MissedObservations):
         self._against = (self.state.top_confidence, self.state.top_alternatives)
         early_color, self.early_color = self.early_color, None
         self._push(card)
+        self._recent_cards = [c for c in self._recent_cards if t - c[0] <= LATE_CARD_S]
+        self._recent_cards.append((t, event.seat, card))
         direction = self.state.direction
         if not self.state.in_round:
             self._start_round(card, t, out)
@@ -520,6 +527,7 @@ class Game(MissedObservations):
         if sure and seat is not None:
             self._take_back_unseen(seat, card, t, out)
             self._never_there(seat, card, t, out)
+            self._read_again(seat, card, t, out)
         doubt = self.state.direction_doubt
         # A card from the seat both directions expect says nothing about which one it is.
         tells_apart = self.state.turn_if_reversed not in (None, self.state.turn)
@@ -749,6 +757,8 @@ class Game(MissedObservations):
             self.on_unseen_instick(card)
             self.state.turn = None
             return
+        if (seat, card) in ((laid_by, laid) for _, laid_by, laid in self._recent_cards[:-1]):
+            self._own_twin = (self._pile.next_id - 1, t)
         self.on_instick(seat, card)
         self._lay(seat, card, streak=True)
         self.play_on_from_instick(seat, card, t, out)

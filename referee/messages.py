@@ -151,6 +151,10 @@ def assumed_never_there(card: Card, seat: int) -> str:
     return f"The {card.name}, read unsure, was not played, it seems; seat {seat} to play."
 
 
+def assumed_read_again(card: Card, seat: int) -> str:
+    return f"The second {card.name} was the same card seen twice, it seems; seat {seat} to play."
+
+
 def other_way(seat: int) -> str:
     return f"Play goes the other way round; seat {seat} to play."
 

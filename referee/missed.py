@@ -54,6 +54,8 @@ class MissedObservations:
         unheard, play goes the other way round, the table played on from a card out of turn);
         if so the turn is moved (to `seat`, or past it when it takes what that card made it
         owe)."""
+        if self._read_again(seat, None, t, out):
+            return True
         s = self.state
         if drawing and self.rules.follow_the_table and s.direction_doubt \
                 and s.victim_if_reversed is not None and seat == s.victim_if_reversed[1]:
@@ -202,6 +204,35 @@ class MissedObservations:
         erroneous = s.top
         if self._unwind_beneath(card, t, laid_by=s.top_seat):
             out.append(info(t, "turn", seat, say.assumed_never_there(erroneous, seat)))
+
+    def _read_again(self, seat: int, card: Card | None, t: float, out: list[Ruling]) -> bool:
+        """The top card is an instick its seat laid a moment after laying the same card
+        (`_own_twin`), whose turn is still the one it began (no pass, SEG or draw rule moved
+        the turn since), and `seat` plays `card` (or, with None, takes a card or says "pass")
+        as the turn stood without it, not with it (one reverse and not two): the camera
+        saw one card twice, as the hand lifted off it or nudged it. Unwind it, and the knock it
+        owed if that is not yet ruled; say whether it was. (Counted, one card read again in
+        twelve simulated rounds made two or more penalties said aloud: the missed knock, then
+        the table's next card out of turn.) The price: two identical reverses really laid, on
+        which the table plays on as if one, are taken for one."""
+        s, history = self.state, self._pile.history
+        twin_at = -1 if card is None else -2
+        if not self.rules.assume_missed_take_back or len(history) < -twin_at \
+                or (history[twin_at][0], s.turn_started) != self._own_twin \
+                or s.top_offence is not None \
+                or seat == s.turn or seat != history[twin_at][2].turn:
+            return False
+        twin, laid_by = s.top, s.top_seat
+        if card is not None:
+            if not self._unwind_beneath(card, t, laid_by=laid_by):
+                return False
+        else:
+            pile_id, _, before = history.pop()
+            self.obligations = [o for o in self.obligations if o.pile_id != pile_id]
+            self.state = before
+            self.on_taken_back(laid_by, twin)
+        out.append(info(t, "turn", seat, say.assumed_read_again(twin, seat)))
+        return True
 
     def _fits_beneath_an_erroneous_top(self, card: Card) -> bool:
         """The top card was ruled erroneous on a reading short of certain (`_against`), and

@@ -300,3 +300,48 @@ def test_a_card_read_unsure_that_the_table_plays_past_was_never_there():
     assert said == [] and ("out_of_turn", 3) in penalties(rulings)
     first = next(r["message"] for r in rulings if r["t"] == 5 and r["rule"] == "turn")
     assert first.startswith("The blue 8, read unsure, was not played, it seems")
+
+
+# A card read again -----------------------------------------------------------------------------
+
+def test_a_reverse_read_again_that_the_table_plays_past_was_one_card():
+    # Seat 1's red reverse is seen again 0.6 s later as its hand lifts: an instick on its own
+    # card that turns play back. Seat 0 plays, as one reverse wants: the second was the same
+    # card, and neither its knock nor seat 0's card is a penalty.
+    rulings = referee(card(1, "r_5", 0), card(2, "r_reverse", 1),
+                      card(2.6, "r_reverse", 1, confidence=0.8), card(3.5, "r_3", 0),
+                      card(5, "r_4", 3))
+    assert penalties(rulings) == []
+    assert turns(rulings)[-2:] == [3, 2]
+    said = next(r["message"] for r in rulings if r["t"] == 3.5 and r["rule"] == "turn")
+    assert said.startswith("The second red reverse was the same card seen twice")
+
+
+def test_a_reverse_read_again_costs_at_most_its_knock_once_that_is_ruled():
+    # The table's next card comes after the knock window: the missed knock was said, and the
+    # card that shows the reverse was one is not a second penalty.
+    rulings = referee(card(1, "r_5", 0), card(2, "r_reverse", 1),
+                      card(2.6, "r_reverse", 1, confidence=0.8), card(5, "r_3", 0))
+    assert penalties(rulings) == [("missed_knock", 1)]
+
+
+def test_a_reverse_read_again_and_the_pass_of_the_seat_one_reverse_gives_the_turn():
+    # Seen again, seat 1's reverse would give seat 2 the turn. Seat 0 takes a card and says
+    # "pass": it was its turn, so the reverse was one card, and seat 3 plays next.
+    rulings = referee(card(1, "r_5", 0), card(2, "r_reverse", 1),
+                      card(2.7, "r_reverse", 1, confidence=0.85), draw(3.2, 0),
+                      call(3.6, "pass", 0), card(5, "r_2", 3))
+    assert penalties(rulings) == []
+    assert turns(rulings)[-2:] == [3, 2]
+
+
+def test_two_reverses_really_laid_still_owe_their_knock_and_turn_play_back():
+    # The same seat lays its second red reverse as an instick; the table plays on after two
+    # reverses (seat 2), so nothing was read twice: the missed knock stands.
+    rulings = referee(card(1, "r_5", 0), card(2, "r_reverse", 1), card(2.6, "r_reverse", 1),
+                      card(4.5, "r_3", 2))
+    assert penalties(rulings) == [("missed_knock", 1)]
+    assert not [r for r in rulings if "seen twice" in r.get("message", "")]
+    rulings = referee(card(1, "r_5", 0), card(2, "r_reverse", 1), card(2.6, "r_reverse", 1),
+                      knock(2.8), card(4.5, "r_3", 2))
+    assert penalties(rulings) == []
