@@ -97,6 +97,8 @@ class TableState:
     against it is no surer."""
     top_alternatives: tuple[Card, ...] = ()
     """What else the camera said the top card might be."""
+    top_t: float = 0.0
+    """When the top card came to rest."""
 
     def snapshot(self) -> TableState:
         """An independent copy (written out: this runs for every card, and it is the hot path)."""
@@ -106,7 +108,8 @@ class TableState:
                           self.took_cards_this_turn, self.top_sure, self.turn_sure,
                           self.top_offence, self.direction_doubt, self.may_owe,
                           self.turn_if_reversed, self.victim_if_reversed, self.variant_state,
-                          self.next_seat_took, self.top_confidence, self.top_alternatives)
+                          self.next_seat_took, self.top_confidence, self.top_alternatives,
+                          self.top_t)
 
 
 LATE_CARD_S = 1.5
@@ -507,6 +510,7 @@ class Game(MissedObservations):
         self.state.top_sure = sure
         if self.state.top is card:  # (it lies on top: not taken back at once, say)
             self.state.top_confidence = 1.0 if event.confidence is None else event.confidence
+            self.state.top_t = t
             self.state.top_alternatives = self._card_alternatives
         if not sure:
             self.state.turn_sure = False

@@ -155,6 +155,11 @@ def assumed_read_again(card: Card, seat: int) -> str:
     return f"The second {card.name} was the same card seen twice, it seems; seat {seat} to play."
 
 
+def unseen_instick_heard(card: Card, seat: int) -> str:
+    return (f"A knock was heard: someone inserted a {card.name} the camera did not see, it "
+            f"seems; seat {seat} to play.")
+
+
 def other_way(seat: int) -> str:
     return f"Play goes the other way round; seat {seat} to play."
 

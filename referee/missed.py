@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from referee import messages as say
+from referee.reorder import TIME_SLACK_S
 from referee.rulings import Ruling, info
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ class MissedObservations:
         """Whether `card` from `seat`, whose turn it is not, is the turn play that a missed
         observation explains; if so the turn is moved to `seat` (and True returned)."""
         s = self.state
-        if self._implied_pass_by(seat, t, out):
+        if self._implied_pass_by(seat, t, out) or self._unseen_instick_heard(seat, t, out):
             return True
         if not (s.turn_sure and s.top_sure):
             # The card before was read unsure: its effect on the turn was a guess, and this
@@ -71,6 +72,42 @@ class MissedObservations:
             self._begin_turn(seat, t, out)
             return True
         return self._follow_the_table(seat, t, out, drawing)
+
+    def _unseen_instick_heard(self, seat: int, t: float, out: list[Ruling]) -> bool:
+        """`seat` plays out of turn after a knock that no card took, heard in the top card's
+        knock window: an instick laid at once on the top card (its twin), which the camera
+        never saw apart from it, explains the knock and the turn (play went on from the jumper).
+        Lay that instick for a seat the camera did not see, and say whether it was. (The
+        webcam family's fast jump-ins hide one card of the two in about one play in fifteen;
+        unseen, the table's next card was ruled out of turn in two rounds of five.) The price:
+        a card really out of turn after a false knock goes unpenalised."""
+        s, rules, history = self.state, self.rules, self._pile.history
+        if not rules.unseen_instick_by_knock or s.top is None or s.top_offence is not None \
+                or not s.top_sure or not self.knock_ref(s.top, instick=True) \
+                or len(history) < 2 or history[-2][1] != s.top:
+            return False
+        beneath = history[-2][2]
+        if not beneath.top_sure or beneath.top_offence is not None:
+            # The knock may be the top card's own: an instick judged as a play, because the card
+            # it landed on was read unsure or was ruled erroneous (a phantom, say).
+            return False
+        opens = s.top_t - rules.knock_before_s - TIME_SLACK_S
+        closes = min(s.top_t + rules.knock_after_s, t - rules.knock_before_s) - TIME_SLACK_S
+        heard = [k for k in self.free_knocks if opens <= k <= closes]
+        if not heard:
+            return False
+        self.free_knocks.remove(heard[0])
+        twin = s.top
+        out.append(info(t, "instick", None, say.instick(None, twin, self.words),
+                        card=twin.token))
+        if twin.draw_count:
+            s.may_owe = (None, 2)  # whom it made owe is not known
+        if twin.value == "reverse" and not (self.players == 2 and rules.two_player_reverse_skips):
+            s.direction = -s.direction
+        self.on_unseen_instick(twin)
+        self._begin_turn(seat, t, out)
+        out[-1].message = say.unseen_instick_heard(twin, seat)
+        return True
 
     def _follow_the_table(self, seat: int, t: float, out: list[Ruling],
                           drawing: bool = False) -> bool:

@@ -17,6 +17,7 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
+from itertools import pairwise
 
 from referee.cards import ALL_CARDS, Card
 from referee.events import Call, CardPlayed, Draw, Event, Knock, Loud
@@ -156,6 +157,37 @@ def read_again(rng, events):
     return sorted([*events, again], key=Event.sort_key), t
 
 
+TWIN_HIDES_S = 0.7
+"""An instick laid this soon on its twin may hide it: the camera never saw the first card
+without a hand over it (the webcam family's fast jump-ins, vision/TABLE.md)."""
+
+
+def _twins(events: Sequence[Event]) -> list[tuple[int, int]]:
+    """(index, index) of each card and the identical card laid on it within TWIN_HIDES_S."""
+    cards = [i for i, e in enumerate(events) if isinstance(e, CardPlayed)][1:]
+    return [(a, b) for a, b in pairwise(cards)
+            if events[a].card == events[b].card and events[b].t - events[a].t <= TWIN_HIDES_S]
+
+
+def hidden_under_twin(rng, events):
+    """A card the instick laid on it at once hid from the camera: only the instick is seen."""
+    pairs = _twins(events)
+    if not pairs:
+        return None
+    first, _ = rng.choice(pairs)
+    return [e for i, e in enumerate(events) if i != first], events[first].t
+
+
+def unseen_jump_in(rng, events):
+    """An instick laid at once on its twin, never seen apart from it: only the first card is
+    seen (its knock is heard)."""
+    pairs = _twins(events)
+    if not pairs:
+        return None
+    _, second = rng.choice(pairs)
+    return [e for i, e in enumerate(events) if i != second], events[second].t
+
+
 def late_card(rng, events):
     """A card stamped 0.5-1.5 s after it came to rest (a hand that stayed over it)."""
     cards = [i for i, e in enumerate(events) if isinstance(e, CardPlayed)][1:]
@@ -182,6 +214,8 @@ PERTURBATIONS: dict[str, Perturbation] = {
     "wrong: a phantom card at 0.7-0.9": partial(phantom_card, confidence=(0.7, 0.9)),
     "wrong: the top card read again, 0.7-0.9": read_again,
     "wrong: a card stamped 0.5-1.5 s late": late_card,
+    "a card its instick hid at once": hidden_under_twin,
+    "an instick laid at once on its twin": unseen_jump_in,
 }
 """What is removed, blurred or got wrong, by name (the draw and its pass are two observations
 of one missed turn)."""

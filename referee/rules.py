@@ -52,6 +52,10 @@ class RuleSet:
     """After a card out of turn, when the next card comes from the seat that would follow that
     card had it been a play, the table took it as one: the referee follows, rather than rule
     every later card out of turn."""
+    unseen_instick_by_knock: bool = True
+    """A knock no card took, heard in the top card's knock window, then a card from a seat
+    whose turn it is not: an instick laid at once on the top card, which the camera never saw
+    apart from it, explains both; the referee follows (docs/missed-observations.md)."""
     assume_missed_take_back: bool = True
     """A seat that plays an illegal card and then a card that matches the card beneath it took
     the illegal card back unseen (P4): the second card is its play, not a second card."""
@@ -113,6 +117,7 @@ _KINDS: dict[str, tuple[type, bool]] = {
     "min_card_confidence": (float, False),
     "implied_pass": (bool, False),
     "follow_the_table": (bool, False),
+    "unseen_instick_by_knock": (bool, False),
     "assume_missed_take_back": (bool, False),
     "missed_draw_confidence": (float, False),
     "loud_knock_confidence": (float, False),

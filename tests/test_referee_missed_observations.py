@@ -345,3 +345,42 @@ def test_two_reverses_really_laid_still_owe_their_knock_and_turn_play_back():
     rulings = referee(card(1, "r_5", 0), card(2, "r_reverse", 1), card(2.6, "r_reverse", 1),
                       knock(2.8), card(4.5, "r_3", 2))
     assert penalties(rulings) == []
+
+
+# An instick hidden with its twin ---------------------------------------------------------------
+
+def test_a_knock_then_a_card_from_the_seat_after_an_unseen_jumper_is_that_instick():
+    # Seat 1 plays a green 5; seat 3 inserts its twin at once and knocks, and the camera never
+    # sees the second green 5 apart from the first. Seat 0, after the jumper, plays next.
+    rulings = referee(card(1, "r_5", 0), card(2, "g_5", 1), knock(2.6), card(4, "g_7", 0),
+                      card(5.5, "g_8", 1))
+    assert penalties(rulings) == []
+    said = next(r["message"] for r in rulings if r["t"] == 4 and r["rule"] == "turn")
+    assert said.startswith("A knock was heard: someone inserted a green 5 the camera did not")
+    assert [r["seat"] for r in infos(rulings, "instick")] == [None]
+
+
+def test_without_the_knock_the_card_is_out_of_turn():
+    rulings = referee(card(1, "r_5", 0), card(2, "g_5", 1), card(4, "g_7", 0))
+    assert penalties(rulings) == [("out_of_turn", 0)]
+
+
+def test_a_knock_outside_the_top_card_s_window_explains_nothing():
+    # Heard 2 s after the green 5 (its window closes at 1.5 s): no instick of it.
+    rulings = referee(card(1, "r_5", 0), card(2, "g_5", 1), knock(4.0), card(5, "g_7", 0))
+    assert penalties(rulings) == [("out_of_turn", 0)]
+
+
+def test_an_unseen_reverse_instick_turns_play_back():
+    # Seat 1's red reverse sends play to seat 0; seat 2 inserts its twin unseen, which turns
+    # play back from seat 2: seat 3 plays, and after it seat 0 (not seat 2).
+    rulings = referee(card(1, "r_5", 0), card(2, "r_reverse", 1), knock(2.5),
+                      card(4, "r_3", 3), card(5.5, "r_4", 0))
+    assert penalties(rulings) == []
+    assert turns(rulings)[-1] == 1
+
+
+def test_the_setting_off_rules_the_card_out_of_turn():
+    rulings = referee(card(1, "r_5", 0), card(2, "g_5", 1), knock(2.6), card(4, "g_7", 0),
+                      unseen_instick_by_knock=False)
+    assert ("out_of_turn", 0) in penalties(rulings)
