@@ -181,6 +181,12 @@ def measure_mic(
             f"({QUIET_MARGIN_DB:g} dB quieter is needed); start recording with nobody clapping, "
             "knocking or talking, then knock, harder if the room is noisy"
         )
+    # The room's floor is also heard between the knocks: a "quiet" part that someone talked or
+    # clattered through (steadily: no onset in it comes near a knock) set the floor, and with
+    # it the profile's gate, 20 dB high, and the softer knocks of a game went unheard. The
+    # quieter of the two is the room's floor.
+    floor_db = min(floor_db, noise_floor_db(
+        [b for b in blocks if b.t_s >= start_s + quiet_s]))
     features = [k.features for k in candidates]
     knock_verdicts = _verdicts(blocks, candidates, classifier)
     weakest = min(f.strength_db for f in features)

@@ -158,6 +158,28 @@ def test_a_calibrated_table_is_still_heard_when_the_room_gets_louder(tmp_path):
                                   KnockDetector()))) > 0  # ... which the defaults would hear
 
 
+def test_a_quiet_part_louder_than_the_room_does_not_make_the_table_deaf(tmp_path):
+    # Someone talked (steadily) through the first 5 s: that part is 20 dB louder than the room
+    # between the knocks. The floor taken from it set the gate 20 dB high, and a game's knock
+    # 24 dB softer than the calibration's went unheard; the room's floor is the quieter one.
+    import numpy as np
+
+    rate = 48_000
+    sound = place(noise(rate, seconds=11.0, rms=1e-3), knock(rate, amplitude=0.5),
+                  [5.5 + i for i in range(5)], rate)
+    sound[: 5 * rate] += noise(rate, seconds=5.0, rms=1e-2)
+    path = tmp_path / "talked_through.wav"
+    soundfile.write(path, np.clip(sound, -1, 1), rate)
+    profile = measure(path).profile
+    assert profile.noise_floor_db == pytest.approx(-60, abs=4)
+    times = [1.0 + 0.7 * i for i in range(8)]
+    softer = place(noise(seconds=7.0), knock(amplitude=0.5 * 10 ** (-24 / 20)), times)
+    blocks = array_blocks(softer, DETECTOR_RATE_HZ, DETECTOR_RATE_HZ, 800)
+    model = knock_model_for(profile)
+    heard = [k.t_s for k in detect_knocks(blocks, KnockDetector(model=model))]
+    assert len(match_onsets(heard, times).errors_s) == len(times)
+
+
 def test_calibration_warns_when_the_knocks_barely_clear_the_noise(tmp_path):
     measurement = measure(protocol_recording(tmp_path, knock_amplitude=0.03, noise_rms=3e-3))
     assert not measurement.margin_is_safe and measurement.margin_db < SAFE_MARGIN_DB
