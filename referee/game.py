@@ -28,7 +28,7 @@ from referee.events import (
     RoundEnd,
     Swap,
 )
-from referee.missed import MissedObservations
+from referee.missed import LATE_CARD_S, MissedObservations
 from referee.reorder import TIME_SLACK_S
 from referee.rule_texts import BRUNO_RULE_TEXTS
 from referee.rules import RuleSet
@@ -112,9 +112,6 @@ class TableState:
                           self.top_t)
 
 
-LATE_CARD_S = 1.5
-"""A card may be seen coming to rest up to this much after it did (a hand over it); a knock no
-card took, heard that much before a card's knock window, makes its missed knock a check."""
 
 ANOTHER_READING_CONFIDENCE = 0.5
 """A penalty that another reading the camera gave (a card's `alternatives`) would make
@@ -745,6 +742,8 @@ class Game(MissedObservations):
         self.apply_effect(seat, card, t, out)
 
     def _instick(self, seat: int | None, card: Card, t: float, out: list[Ruling]) -> None:
+        if seat is not None and self._turn_card_seen_late(seat, card, t, out):
+            return
         ref = self.knock_ref(card, instick=True)
         if ref:  # (in Bruno always: B7, or B8 for a zero; a variant may need no knock)
             self._require_knock(seat, card, t, ref, instick=True)

@@ -160,6 +160,11 @@ def unseen_instick_heard(card: Card, seat: int) -> str:
             f"seems; seat {seat} to play.")
 
 
+def turn_card_seen_late(card: Card, seat: int, jumper: int, turn: int | None) -> str:
+    return (f"Seat {seat}'s {card.name} came first, seen late; seat {jumper}'s was an instick "
+            f"on it. Seat {turn} to play.")
+
+
 def other_way(seat: int) -> str:
     return f"Play goes the other way round; seat {seat} to play."
 

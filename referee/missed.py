@@ -18,6 +18,10 @@ from referee import messages as say
 from referee.reorder import TIME_SLACK_S
 from referee.rulings import Ruling, info
 
+LATE_CARD_S = 1.5
+"""A card may be seen coming to rest up to this much after it did (a hand over it); a knock no
+card took, heard that much before a card's knock window, makes its missed knock a check."""
+
 if TYPE_CHECKING:
     from referee.cards import Card
 
@@ -107,6 +111,38 @@ class MissedObservations:
         self.on_unseen_instick(twin)
         self._begin_turn(seat, t, out)
         out[-1].message = say.unseen_instick_heard(twin, seat)
+        return True
+
+    def _turn_card_seen_late(self, seat: int, card: Card, t: float, out: list[Ruling]) -> bool:
+        """`seat`, whose turn it is, lays the twin of the top card, which another seat laid
+        less than LATE_CARD_S before and was ruled out of turn for, with a knock heard between
+        the two: the turn holder's card came first, seen late (a hand lingered over it), and the
+        other was an instick on it. Its
+        penalty has been said; play goes on from that jumper, as the table plays, and not from
+        `seat` (judged as an instick by `seat`, the table's next card was out of turn too: two
+        penalties said aloud). Say whether it was so."""
+        s = self.state
+        jumper = s.top_seat
+        if not self.rules.follow_the_table or s.top_offence != "out_of_turn" \
+                or jumper is None or jumper == seat or seat != s.turn or card != s.top \
+                or t - s.top_t > LATE_CARD_S:
+            return False
+        # The jumper's knock, heard after its card and before this one, tells the two apart
+        # from a card whose seat the camera got wrong, its player's own instick following it
+        # (then the knock comes after this card).
+        horizon = s.top_t - self.rules.knock_before_s - TIME_SLACK_S
+        heard = [k for k in self.free_knocks if horizon <= k <= t + TIME_SLACK_S]
+        if not heard:
+            return False
+        self.free_knocks.remove(heard[0])
+        self._lay(seat, card, streak=True)
+        said = len(out)
+        self.apply_effect(seat, card, t, out)
+        self.on_instick(jumper, card)
+        self.apply_effect(jumper, card, t, out)
+        # One turn line, the last: the turn passed through `seat`'s play on the way.
+        out[said:-1] = [r for r in out[said:-1] if r.rule != "turn"]
+        out[-1].message = say.turn_card_seen_late(card, seat, jumper, self.state.turn)
         return True
 
     def _follow_the_table(self, seat: int, t: float, out: list[Ruling],

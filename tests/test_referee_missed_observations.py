@@ -384,3 +384,24 @@ def test_the_setting_off_rules_the_card_out_of_turn():
     rulings = referee(card(1, "r_5", 0), card(2, "g_5", 1), knock(2.6), card(4, "g_7", 0),
                       unseen_instick_by_knock=False)
     assert ("out_of_turn", 0) in penalties(rulings)
+
+
+def test_a_turn_card_seen_late_under_its_instick_lets_play_go_on_from_the_jumper():
+    # Seat 1 lays a red 7 at about 2 s, a hand over it till 3.0 s; seat 2 inserts its twin at
+    # 2.4 s and knocks. Seen in that order, seat 2's card is out of turn (said); seat 1's then
+    # came first, and play goes on from seat 2: seat 3's card is no second penalty.
+    rulings = referee(card(1, "r_5", 0), card(2.4, "r_7", 2), knock(2.7), card(3.0, "r_7", 1),
+                      card(4.5, "r_2", 3))
+    assert penalties(rulings) == [("out_of_turn", 2)]
+    assert [r["seat"] for r in rulings if r["rule"] == "turn" and r["t"] == 3.0] == [3]
+    said = next(r["message"] for r in rulings if r["t"] == 3.0 and r["rule"] == "turn")
+    assert said.startswith("Seat 1's red 7 came first, seen late; seat 2's was an instick on it")
+
+
+def test_the_turn_holder_s_twin_with_its_knock_after_it_is_its_own_instick():
+    # The knock comes after seat 1's card: seat 1 inserted on a card whose seat the camera may
+    # have got wrong; play goes on from seat 1 (seat 2 is next).
+    rulings = referee(card(1, "r_5", 0), card(2.4, "r_7", 2), card(3.0, "r_7", 1), knock(3.3),
+                      card(4.5, "r_2", 2))
+    assert penalties(rulings) == [("out_of_turn", 2)]
+    assert not [r for r in rulings if "seen late" in r.get("message", "")]
