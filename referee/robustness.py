@@ -169,23 +169,24 @@ def _twins(events: Sequence[Event]) -> list[tuple[int, int]]:
             if events[a].card == events[b].card and events[b].t - events[a].t <= TWIN_HIDES_S]
 
 
-def hidden_under_twin(rng, events):
-    """A card the instick laid on it at once hid from the camera: only the instick is seen."""
+def _one_of_twins(rng, events, which: int) -> Perturbed | None:
+    """Twins laid at once (`_twins`), one of them (0: the first, 1: the instick) never seen."""
     pairs = _twins(events)
     if not pairs:
         return None
-    first, _ = rng.choice(pairs)
-    return [e for i, e in enumerate(events) if i != first], events[first].t
+    gone = rng.choice(pairs)[which]
+    return [e for i, e in enumerate(events) if i != gone], events[gone].t
+
+
+def hidden_under_twin(rng, events):
+    """A card the instick laid on it at once hid from the camera: only the instick is seen."""
+    return _one_of_twins(rng, events, 0)
 
 
 def unseen_jump_in(rng, events):
     """An instick laid at once on its twin, never seen apart from it: only the first card is
     seen (its knock is heard)."""
-    pairs = _twins(events)
-    if not pairs:
-        return None
-    _, second = rng.choice(pairs)
-    return [e for i, e in enumerate(events) if i != second], events[second].t
+    return _one_of_twins(rng, events, 1)
 
 
 def late_card(rng, events):
