@@ -112,7 +112,6 @@ class TableState:
                           self.top_t)
 
 
-
 ANOTHER_READING_CONFIDENCE = 0.5
 """A penalty that another reading the camera gave (a card's `alternatives`) would make
 unfounded is a check, not said aloud: as sure as a coin."""

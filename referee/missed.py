@@ -117,15 +117,15 @@ class MissedObservations:
         """`seat`, whose turn it is, lays the twin of the top card, which another seat laid
         less than LATE_CARD_S before and was ruled out of turn for, with a knock heard between
         the two: the turn holder's card came first, seen late (a hand lingered over it), and the
-        other was an instick on it. Its
-        penalty has been said; play goes on from that jumper, as the table plays, and not from
-        `seat` (judged as an instick by `seat`, the table's next card was out of turn too: two
-        penalties said aloud). Say whether it was so."""
+        other was an instick on it. Its penalty has been said; play goes on from that jumper,
+        as the table plays, and not from `seat` (judged as an instick by `seat`, the table's
+        next card was out of turn too: two penalties said aloud). Not for zeros, each of which
+        owes a knock of its own. Say whether it was so."""
         s = self.state
         jumper = s.top_seat
         if not self.rules.follow_the_table or s.top_offence != "out_of_turn" \
                 or jumper is None or jumper == seat or seat != s.turn or card != s.top \
-                or t - s.top_t > LATE_CARD_S:
+                or card.is_zero or t - s.top_t > LATE_CARD_S:
             return False
         # The jumper's knock, heard after its card and before this one, tells the two apart
         # from a card whose seat the camera got wrong, its player's own instick following it
