@@ -260,23 +260,29 @@ class MissedObservations:
             out.append(info(t, "turn", seat, say.assumed_taken_back(erroneous, seat)))
 
     def _never_there(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
-        """The top card was ruled erroneous and read unsure (below the table's bar), and the
-        seat whose turn it was before it plays a card that matches the card beneath and not
-        it: the camera saw a card that was never played (a shadow, a card nudged and read
-        again). Unwind it, so the table's play is judged against what lies there; its own
-        ruling stands as it was said (a check, being unsure). Judged against the phantom,
-        every later card was wrong: one phantom in seven simulated rounds made two or more
-        penalties said aloud."""
+        """The top card was ruled erroneous, and another seat plays a card that does not match
+        it: either the top card was read unsure (below the table's bar) and the card comes
+        from the seat whose turn it was before it, or the top card was read short of certain
+        and the card is an instick on the card beneath it (which nobody lays on a card
+        covered). Then the camera saw a card that was never played (a
+        shadow, a card nudged and read again). Unwind it, so the table's play is judged
+        against what lies there; its own ruling stands as it was said. Judged against the
+        phantom, every later card was wrong: one phantom in seven simulated rounds made two or
+        more penalties said aloud."""
         s = self.state
-        if not self.rules.assume_missed_take_back \
-                or s.top_confidence >= self.rules.announce_min_confidence:
+        if not self.rules.assume_missed_take_back or s.top_confidence >= 1.0:
             return
         before = self._erroneous_top_over()
-        if before is None or seat == s.top_seat or seat != before.turn or self.matches(card):
+        if before is None or seat == s.top_seat or self.matches(card):
             return
-        erroneous = s.top
+        unsure = s.top_confidence < self.rules.announce_min_confidence and seat == before.turn
+        with self._as_if(before):
+            inserts = self.is_instick(card)  # (in this game's own terms: not in standard UNO)
+        if not (unsure or inserts):
+            return
+        erroneous, beneath = s.top, None if unsure else before.top
         if self._unwind_beneath(card, t, laid_by=s.top_seat):
-            out.append(info(t, "turn", seat, say.assumed_never_there(erroneous, seat)))
+            out.append(info(t, "turn", seat, say.assumed_never_there(erroneous, seat, beneath)))
 
     def _read_again(self, seat: int, card: Card | None, t: float, out: list[Ruling]) -> bool:
         """The top card is an instick its seat laid a moment after laying the same card

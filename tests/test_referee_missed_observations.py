@@ -405,3 +405,16 @@ def test_the_turn_holder_s_twin_with_its_knock_after_it_is_its_own_instick():
                       card(4.5, "r_2", 2))
     assert penalties(rulings) == [("out_of_turn", 2)]
     assert not [r for r in rulings if "seen late" in r.get("message", "")]
+
+
+def test_the_twin_of_the_card_beneath_a_card_ruled_out_of_turn_shows_that_card_never_lay_there():
+    # A green reverse seen from seat 3 at 0.85 (out of turn, said); seat 0 then inserts the
+    # twin of the red 9 beneath it, and knocks. Nobody inserts on a covered card: the reverse
+    # was never there, and seat 0's card is no illegal card; seat 1 plays on after it.
+    rulings = referee(card(1, "r_5", 0), card(2, "r_9", 1),
+                      card(2.5, "g_reverse", 3, confidence=0.85), card(3.0, "r_9", 0),
+                      knock(3.2), card(4.5, "r_3", 1))
+    assert penalties(rulings) == [("out_of_turn", 3)]
+    said = next(r["message"] for r in rulings if r["t"] == 3.0 and r["rule"] == "turn")
+    assert said == "The green reverse was not played, it seems: seat 0 inserted on the red 9 " \
+        "under it."
