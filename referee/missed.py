@@ -190,6 +190,7 @@ class MissedObservations:
             return False
         ahead = s.direction
         fits = []  # (player, flip) that explain `seat` playing now, likeliest first
+        victims = []  # ... or `seat` drawing what the draw card made it owe, likelier still
         for player in dict.fromkeys((s.top_seat, s.turn)):
             if player is None:
                 continue
@@ -198,10 +199,15 @@ class MissedObservations:
             for flip in (False, True):
                 s.direction = -ahead if flip else ahead
                 victim = (player + s.direction) % self.players
-                if self.seat_after(player, top) == seat or (
-                        drawing and not flip and top.draw_count and victim == seat):
+                if drawing and not flip and top.draw_count and victim == seat:
+                    victims.append((player, flip))
+                elif self.seat_after(player, top) == seat:
                     fits.append((player, flip))
         s.direction = ahead
+        # A seat taking cards after a draw card is likelier its victim than the next to play
+        # (a wrong seat named for a draw two turned play round, and the next card was out of
+        # turn too).
+        fits = victims + fits
         if not fits:
             return False
         player, flip = fits[0]

@@ -418,3 +418,15 @@ def test_the_twin_of_the_card_beneath_a_card_ruled_out_of_turn_shows_that_card_n
     said = next(r["message"] for r in rulings if r["t"] == 3.0 and r["rule"] == "turn")
     assert said == "The green reverse was not played, it seems: seat 0 inserted on the red 9 " \
         "under it."
+
+
+def test_after_a_draw_two_named_for_the_wrong_seat_its_victim_takes_two_and_play_goes_on():
+    # Six players; seat 5's green draw two is seen from seat 2 (out of turn, said). Seat 0
+    # takes two cards: the victim of the draw two as the turn holder's play, and also the
+    # seat after seat 2's card had play gone the other way round. A seat taking cards after a
+    # draw card is likelier its victim: play goes on with seat 1 (not turned round, which
+    # made seat 1's card out of turn too).
+    rulings = referee(card(1, "g_3", 3), card(1.7, "g_8", 4), card(3.1, "g_draw_2", 2),
+                      draw(4.1, 0), draw(4.7, 0), card(7.1, "g_reverse", 1), card(9, "g_4", 0),
+                      players=6, dealer=3)
+    assert penalties(rulings) == [("out_of_turn", 2)]
