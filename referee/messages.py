@@ -148,7 +148,7 @@ def assumed_taken_back(card: Card, seat: int) -> str:
 
 
 def assumed_never_there(card: Card, seat: int, beneath: Card | None = None) -> str:
-    if beneath is not None:  # the card is the twin of the one beneath: no reading was unsure
+    if beneath is not None:  # an instick on the card beneath showed it: no reading was unsure
         return (f"The {card.name} was not played, it seems: seat {seat} inserted on the "
                 f"{beneath.name} under it.")
     return f"The {card.name}, read unsure, was not played, it seems; seat {seat} to play."

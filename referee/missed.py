@@ -270,11 +270,10 @@ class MissedObservations:
         it: either the top card was read unsure (below the table's bar) and the card comes
         from the seat whose turn it was before it, or the top card was read short of certain
         and the card is an instick on the card beneath it (which nobody lays on a card
-        covered). Then the camera saw a card that was never played (a
-        shadow, a card nudged and read again). Unwind it, so the table's play is judged
-        against what lies there; its own ruling stands as it was said. Judged against the
-        phantom, every later card was wrong: one phantom in seven simulated rounds made two or
-        more penalties said aloud."""
+        covered). Then the camera saw a card that was never played (a shadow, a card nudged
+        and read again). Unwind it, so the table's play is judged against what lies there;
+        its own ruling stands as it was said. Judged against the phantom, every later card was
+        wrong: one phantom in seven simulated rounds made two or more penalties said aloud."""
         s = self.state
         if not self.rules.assume_missed_take_back or s.top_confidence >= 1.0:
             return
