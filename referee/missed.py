@@ -266,21 +266,23 @@ class MissedObservations:
             out.append(info(t, "turn", seat, say.assumed_taken_back(erroneous, seat)))
 
     def _never_there(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
-        """The top card was ruled erroneous, and another seat plays a card that does not match
-        it: either the top card was read unsure (below the table's bar) and the card comes
-        from the seat whose turn it was before it, or the top card was read short of certain
-        and the card is an instick on the card beneath it (which nobody lays on a card
-        covered). Then the camera saw a card that was never played (a shadow, a card nudged
-        and read again). Unwind it, so the table's play is judged against what lies there;
-        its own ruling stands as it was said. Judged against the phantom, every later card was
-        wrong: one phantom in seven simulated rounds made two or more penalties said aloud."""
+        """The top card was ruled erroneous, and a card comes that does not match it: either
+        the top card was read unsure (below the table's bar) and the card comes from the seat
+        whose turn it was before it, or the top card was read short of certain and the card is
+        an instick on the card beneath it (which nobody lays on a card covered, not even the
+        seat named for the top card). Then the camera saw a card that was never played (a
+        shadow, a card nudged and read again). Unwind it, so the table's play is judged against
+        what lies there; its own ruling stands as it was said. Judged against the phantom,
+        every later card was wrong: one phantom in seven simulated rounds made two or more
+        penalties said aloud."""
         s = self.state
         if not self.rules.assume_missed_take_back or s.top_confidence >= 1.0:
             return
         before = self._erroneous_top_over()
-        if before is None or seat == s.top_seat or self.matches(card):
+        if before is None or self.matches(card):
             return
-        unsure = s.top_confidence < self.rules.announce_min_confidence and seat == before.turn
+        unsure = s.top_confidence < self.rules.announce_min_confidence \
+            and seat == before.turn and seat != s.top_seat
         with self._as_if(before):
             inserts = self.is_instick(card)  # (in this game's own terms: not in standard UNO)
         if not (unsure or inserts):

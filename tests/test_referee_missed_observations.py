@@ -430,3 +430,13 @@ def test_after_a_draw_two_named_for_the_wrong_seat_its_victim_takes_two_and_play
                       draw(4.1, 0), draw(4.7, 0), card(7.1, "g_reverse", 1), card(9, "g_4", 0),
                       players=6, dealer=3)
     assert penalties(rulings) == [("out_of_turn", 2)]
+
+
+def test_an_instick_on_the_card_beneath_by_the_seat_named_for_the_top_card_unwinds_it_too():
+    # A red 2 seen from seat 2 at 0.8 between seat 2's yellow zero and its green zero (a zero
+    # on a zero, with its knock): the green zero lands on the yellow one, so the red 2 was
+    # never there, and the zero is no illegal card.
+    rulings = referee(card(1, "r_5", 0), card(2, "r_0", 1), knock(2.2), card(3.5, "y_0", 2),
+                      knock(3.7), card(3.9, "r_2", 2, confidence=0.8), card(4.6, "g_0", 2),
+                      knock(4.8), players=3)
+    assert penalties(rulings) == [("out_of_turn", 2)]
