@@ -571,11 +571,7 @@ class Game(MissedObservations):
         history = self._pile.history
         if not history or history[-1][1] != event.card or self.state.top != event.card:
             return  # not the top card: a misreading, nothing to unwind
-        pile_id, _, before = history.pop()
-        self.obligations = [o for o in self.obligations if o.pile_id != pile_id]
-        laid_by = self.state.top_seat
-        self.state = before
-        self.on_taken_back(laid_by, event.card)
+        before = self._take_top_off(laid_by=self.state.top_seat)
         # The turn goes back to whoever had it, on a fresh clock: its old clock ran out while
         # the card lay on the pile, and a SEG dated before the take-back would be news from
         # the past.
@@ -748,15 +744,10 @@ class Game(MissedObservations):
             self._require_knock(seat, card, t, ref, instick=True)
         out.append(info(t, "instick", seat, say.instick(seat, card, self.words), card=card.token))
         if seat is None:
-            if card.draw_count:
-                self.state.may_owe = (None, 2)  # whom it made owe is not known
             # Play continues after the jumper, whom the camera did not see: the next card
             # tells whose turn it is.
             self._lay(None, card, streak=False)
-            if card.value == "reverse" and not (self.players == 2
-                                                and self.rules.two_player_reverse_skips):
-                self.state.direction = -self.state.direction
-            self.on_unseen_instick(card)
+            self._unseen_jumper_plays(card)
             self.state.turn = None
             return
         if (seat, card) in ((laid_by, laid) for _, laid_by, laid in self._recent_cards[:-1]):
@@ -764,6 +755,27 @@ class Game(MissedObservations):
         self.on_instick(seat, card)
         self._lay(seat, card, streak=True)
         self.play_on_from_instick(seat, card, t, out)
+
+    def _unseen_jumper_plays(self, card: Card) -> None:
+        """What an instick of `card` by a seat the camera did not see does to the game: whom
+        a draw card made owe is not known, a reverse turns play round (B3), and the game's own
+        hook (`on_unseen_instick`)."""
+        if card.draw_count:
+            self.state.may_owe = (None, 2)
+        if card.value == "reverse" and not (self.players == 2
+                                            and self.rules.two_player_reverse_skips):
+            self.state.direction = -self.state.direction
+        self.on_unseen_instick(card)
+
+    def _take_free_knock(self, since: float, until: float = float("inf"),
+                         latest: bool = False) -> bool:
+        """Take a knock no card took, heard from `since` to `until` (the first such, or with
+        `latest` the last) for a card; whether there was one."""
+        heard = [k for k in self.free_knocks if since <= k <= until]
+        if not heard:
+            return False
+        self.free_knocks.remove(heard[-1] if latest else heard[0])
+        return True
 
     def _judged_confidence(self, card: Card) -> float:
         """How sure a ruling on `card` judged against the pile is: no surer than the card's
@@ -915,10 +927,8 @@ class Game(MissedObservations):
             confidence=self._judged_confidence(card) if instick and not card.is_zero
             else self._card_confidence,
         )
-        for i, knock_t in enumerate(self.free_knocks):
-            if knock_t >= opens - TIME_SLACK_S:
-                del self.free_knocks[i]  # heard just before the card: it counts for it
-                return
+        if self._take_free_knock(opens - TIME_SLACK_S):
+            return  # heard just before the card: it counts for it
         self.obligations.append(obligation)
 
     def _too_slow(self, seat: int, t: float, out: list[Ruling]) -> None:
@@ -971,12 +981,11 @@ class Game(MissedObservations):
         if any(start <= obligation.deadline and end >= obligation.opens
                for start, end in self.loud_spans):
             confidence = min(confidence, self.rules.loud_knock_confidence)
-        earlier = [k for k in self.free_knocks
-                   if obligation.card_t - LATE_CARD_S - TIME_SLACK_S <= k < obligation.opens]
-        if earlier:
-            # A knock no card took, heard shortly before the window: the card may have come
-            # to rest that much before the camera saw it (a hand over it), and this its knock.
-            self.free_knocks.remove(earlier[-1])
+        # A knock no card took, heard shortly before the window: the card may have come to
+        # rest that much before the camera saw it (a hand over it), and this its knock. (Any
+        # knock from the window's opening on was taken when the card needed it.)
+        if self._take_free_knock(obligation.card_t - LATE_CARD_S - TIME_SLACK_S,
+                                 obligation.opens - TIME_SLACK_S, latest=True):
             confidence = min(confidence, self.rules.loud_knock_confidence)
         self._penalise(obligation.deadline, "missed_knock", obligation.seat,
                        obligation.card, obligation.ref,

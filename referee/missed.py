@@ -97,18 +97,12 @@ class MissedObservations:
             return False
         opens = s.top_t - rules.knock_before_s - TIME_SLACK_S
         closes = min(s.top_t + rules.knock_after_s, t - rules.knock_before_s) - TIME_SLACK_S
-        heard = [k for k in self.free_knocks if opens <= k <= closes]
-        if not heard:
+        if not self._take_free_knock(opens, closes):
             return False
-        self.free_knocks.remove(heard[0])
         twin = s.top
         out.append(info(t, "instick", None, say.instick(None, twin, self.words),
                         card=twin.token))
-        if twin.draw_count:
-            s.may_owe = (None, 2)  # whom it made owe is not known
-        if twin.value == "reverse" and not (self.players == 2 and rules.two_player_reverse_skips):
-            s.direction = -s.direction
-        self.on_unseen_instick(twin)
+        self._unseen_jumper_plays(twin)
         self._begin_turn(seat, t, out)
         out[-1].message = say.unseen_instick_heard(twin, seat)
         return True
@@ -130,11 +124,9 @@ class MissedObservations:
         # The jumper's knock, heard after its card and before this one, tells the two apart
         # from a card whose seat the camera got wrong, its player's own instick following it
         # (then the knock comes after this card).
-        horizon = s.top_t - self.rules.knock_before_s - TIME_SLACK_S
-        heard = [k for k in self.free_knocks if horizon <= k <= t + TIME_SLACK_S]
-        if not heard:
+        if not self._take_free_knock(s.top_t - self.rules.knock_before_s - TIME_SLACK_S,
+                                     t + TIME_SLACK_S):
             return False
-        self.free_knocks.remove(heard[0])
         self._lay(seat, card, streak=True)
         said = len(out)
         self.apply_effect(seat, card, t, out)
@@ -313,10 +305,7 @@ class MissedObservations:
             if not self._unwind_beneath(card, t, laid_by=laid_by):
                 return False
         else:
-            pile_id, _, before = history.pop()
-            self.obligations = [o for o in self.obligations if o.pile_id != pile_id]
-            self.state = before
-            self.on_taken_back(laid_by, twin)
+            self._take_top_off(laid_by)
         out.append(info(t, "turn", seat, say.assumed_read_again(twin, seat)))
         return True
 
@@ -357,18 +346,24 @@ class MissedObservations:
         beneath the top one, take the top one off as if it had never lain there (its
         obligations with it, back to `laid_by`'s hand) and say True."""
         history = self._pile.history
-        current_id, current_card, _ = history[-1]
-        erroneous_id, erroneous, before = history[-2]
-        with self._as_if(before):
+        with self._as_if(history[-2][2]):
             if not self.matches(card):
                 return False
-        del history[-2:]
-        self.obligations = [o for o in self.obligations if o.pile_id != erroneous_id]
+        current_id, current_card, _ = history.pop()
+        before = self._take_top_off(laid_by)
         before.turn_started = max(before.turn_started, t)
-        self.state = before
-        self.on_taken_back(laid_by, erroneous)
         history.append((current_id, current_card, before.snapshot()))
         return True
+
+    def _take_top_off(self, laid_by: int | None) -> Any:
+        """Take the latest card on the pile's history off as if it had never lain there: its
+        obligations go, the table is as before it (the `TableState` returned), and the card is
+        back in `laid_by`'s hand."""
+        pile_id, card, before = self._pile.history.pop()
+        self.obligations = [o for o in self.obligations if o.pile_id != pile_id]
+        self.state = before
+        self.on_taken_back(laid_by, card)
+        return before
 
     def _off_turn_confidence(self, seat: int, card: Card) -> float:
         """How sure an `out_of_turn` is: the card's reading against the top card's
