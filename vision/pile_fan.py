@@ -373,9 +373,11 @@ def _next_under(upper_rect: CardRect, upper: np.ndarray, left: np.ndarray, patch
     candidates = []
     for step in steps:
         for phi in directions:
-            centre = np.array(upper_rect.centre) + _unit(phi) * step
-            further = (left_xs - centre[0]) * math.cos(math.radians(phi)) \
-                + (left_ys - centre[1]) * math.sin(math.radians(phi)) > 0
+            along = _unit(phi)
+            centre = np.array(upper_rect.centre) + along * step
+            # (Only the second walk asks which left pixels lie further along.)
+            further = ((left_xs - centre[0]) * along[0] + (left_ys - centre[1]) * along[1] > 0) \
+                if leave_beyond else None
             for turn in turns:
                 rect = CardRect((float(centre[0]), float(centre[1])),
                                 upper_rect.angle_deg + float(turn), card_long)
@@ -389,7 +391,7 @@ def _next_under(upper_rect: CardRect, upper: np.ndarray, left: np.ndarray, patch
                     continue
                 # What it shows and what is left to explain, one and the same: a card too near
                 # shows less than the strip, one too far shows table beyond it.
-                beyond = int((further & ~place[left_ys, left_xs]).sum()) if leave_beyond else 0
+                beyond = 0 if further is None else int((further & ~place[left_ys, left_xs]).sum())
                 fit = explained / (int(visible.sum()) + left_px - beyond - explained)
                 candidates.append((fit, rect, float(phi), visible))
     candidates.sort(key=lambda c: -c[0])
