@@ -41,10 +41,15 @@ def _remove(rng: random.Random, events: Sequence[Event],
     return [e for i, e in enumerate(events) if i != index], events[index].t
 
 
+def _plays(events: Sequence[Event]) -> list[int]:
+    """The indices of the cards played, the dealer's turned card (nobody's play) left out."""
+    return [i for i, e in enumerate(events) if isinstance(e, CardPlayed)][1:]
+
+
 def _change_card(rng: random.Random, events: Sequence[Event],
                  change: Callable[[CardPlayed], CardPlayed]) -> Perturbed | None:
     """Change one card, never the dealer's turned card (nobody's play)."""
-    cards = [i for i, e in enumerate(events) if isinstance(e, CardPlayed)][1:]
+    cards = _plays(events)
     if not cards:
         return None
     index = rng.choice(cards)
@@ -116,18 +121,12 @@ def wrong_seat(rng, events):
         e, seat=rng.choice([s for s in range(max(players, 3)) if s != e.seat])))
 
 
-def misread_with_second_guess(rng, events):
-    """A look-alike read fairly surely (0.7-0.95), the right card as the camera's second guess
-    (`alternatives`), as the recogniser gives them."""
+def misread(rng, events, confidence: tuple[float, float]):
+    """A look-alike read within `confidence`, the right card as the camera's second guess
+    (`alternatives`), as the recogniser gives them (at 0.5-0.7 judged on, but not announced
+    on its own)."""
     return _change_card(rng, events, lambda e: replace(
-        e, card=look_alike(rng, e.card), confidence=round(rng.uniform(0.7, 0.95), 3),
-        alternatives=(e.card.token,)))
-
-
-def misread_doubtful(rng, events):
-    """A look-alike read at 0.5-0.7: judged on, but not announced on its own."""
-    return _change_card(rng, events, lambda e: replace(
-        e, card=look_alike(rng, e.card), confidence=round(rng.uniform(0.5, 0.7), 3),
+        e, card=look_alike(rng, e.card), confidence=round(rng.uniform(*confidence), 3),
         alternatives=(e.card.token,)))
 
 
@@ -148,7 +147,7 @@ def phantom_card(rng, events, confidence: tuple[float, float]):
 def read_again(rng, events):
     """A card on the pile read again as a new one 0.5-0.9 s after it landed (nudged, or
     uncovered by a passing arm), fairly surely (0.7-0.9), from the seat that laid it."""
-    cards = [i for i, e in enumerate(events) if isinstance(e, CardPlayed)][1:]
+    cards = _plays(events)
     if not cards:
         return None
     played = events[rng.choice(cards)]
@@ -164,8 +163,7 @@ without a hand over it (the webcam family's fast jump-ins, vision/TABLE.md)."""
 
 def _twins(events: Sequence[Event]) -> list[tuple[int, int]]:
     """(index, index) of each card and the identical card laid on it within TWIN_HIDES_S."""
-    cards = [i for i, e in enumerate(events) if isinstance(e, CardPlayed)][1:]
-    return [(a, b) for a, b in pairwise(cards)
+    return [(a, b) for a, b in pairwise(_plays(events))
             if events[a].card == events[b].card and events[b].t - events[a].t <= TWIN_HIDES_S]
 
 
@@ -191,7 +189,7 @@ def unseen_jump_in(rng, events):
 
 def late_card(rng, events):
     """A card stamped 0.5-1.5 s after it came to rest (a hand that stayed over it)."""
-    cards = [i for i, e in enumerate(events) if isinstance(e, CardPlayed)][1:]
+    cards = _plays(events)
     if not cards:
         return None
     index = rng.choice(cards)
@@ -209,8 +207,9 @@ PERTURBATIONS: dict[str, Perturbation] = {
     "a knock, the room loud": drowned_knock,
     "a draw and its pass": missed_draw_and_pass,
     "wrong: a card's seat, sure": wrong_seat,
-    "wrong: a look-alike at 0.7-0.95, the card its second guess": misread_with_second_guess,
-    "wrong: a look-alike at 0.5-0.7": misread_doubtful,
+    "wrong: a look-alike at 0.7-0.95, the card its second guess":
+        partial(misread, confidence=(0.7, 0.95)),
+    "wrong: a look-alike at 0.5-0.7": partial(misread, confidence=(0.5, 0.7)),
     "wrong: a phantom card at 0.5-0.7": partial(phantom_card, confidence=(0.5, 0.7)),
     "wrong: a phantom card at 0.7-0.9": partial(phantom_card, confidence=(0.7, 0.9)),
     "wrong: the top card read again, 0.7-0.9": read_again,

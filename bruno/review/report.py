@@ -379,11 +379,11 @@ def _scores(report: ReportInput) -> str:
             f"<td>{round_scores[s]['points']} <span class=quiet>({round_scores[s]['total']})</span>"
             f"</td>" if s in round_scores else "<td></td>" for s in range(players))
         rows.append(f"<tr><th>round {number}</th>{cells}</tr>")
+    game = _variant(report.game)
+    explained = game.scores_explained.format(
+        wins="highest" if game.highest_total_wins else "lowest")
     return (f"<h2>Scores</h2><table class=scores><tr><th></th>{head}</tr>{''.join(rows)}</table>"
-            "<p class=quiet>"
-            + html.escape(_variant(report.game).scores_explained.format(
-                wins="highest" if _variant(report.game).highest_total_wins else "lowest"))
-            + "</p>")
+            f"<p class=quiet>{html.escape(explained)}</p>")
 
 
 def _tally(report: ReportInput) -> str:
