@@ -11,8 +11,8 @@ are matched to the truth one-to-one within PLAY_MATCH_S (`evaluation.matching.on
 play is right when its events are exactly its cards, in order, each with the seat that laid it.
 
 Seeds 1-3 are the development seeds; 4-6 were kept for measuring (some of their clips have
-since been traced, vision/TABLE.md says which); 7-9 were traced on 6 December; 10-12 were only
-scored (vision/TABLE.md, "eighth session") and no clip of them has been looked at.
+since been traced, vision/NOTEBOOK.md says which); 7-9 were traced on 6 December; 10-12 were only
+scored (vision/NOTEBOOK.md, "eighth session") and no clip of them has been looked at.
 """
 
 from __future__ import annotations

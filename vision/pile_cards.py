@@ -96,7 +96,7 @@ top card's seat over its place, half of which shows the pile before it, is that 
 December) three such changes read 0.24-0.27, all phantom plays (301 48.8 s, the part of a
 nudged card its hand had covered; 302 5.5 s and 33.8 s), and no real card in 301-306 or 311-316
 read under 0.45 after its seat's last card; the bar became 0.3. Raised to that 0.45 on 4
-December (vision/TABLE.md): on webcam games 361-386 five phantom plays had read 0.31-0.42 after
+December (vision/NOTEBOOK.md): on webcam games 361-386 five phantom plays had read 0.31-0.42 after
 their seat's last card, and one real card (a red 7 misread as a red 5, 0.37)."""
 
 

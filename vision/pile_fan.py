@@ -28,7 +28,8 @@ a moment earlier, or one its strip already showed) or a top card that came later
 waiting one. A fan whose far card reaches past the pile region's edge is looked at only once
 that part has lain still and no arm is in view (`_fan_past_edge`): anything else at the edge is
 taken for an arm reaching in. Colour is evidence only, never needed: a red card fanned over
-a red card shows no new colour, and a hand's or a sleeve's colour made phantoms (vision/TABLE.md).
+a red card shows no new colour, and a hand's or a sleeve's colour made phantoms (the notebook,
+vision/NOTEBOOK.md).
 Where the strips do show UNO colours (the fan is split on a frame without a hand), a candidate
 whose strip holds two colours is two cards' strips (MIXED_STRIP_SHARE), and a strip of another
 colour than the top card's cannot be the top card misfitted (`_one_card_explains` is then not
@@ -576,7 +577,7 @@ PAST_EDGE_QUIET_S = 0.5
 """... and no arm has been in view anywhere for this long: a still change at the region's edge
 is otherwise an arm, or a hand resting there. (Confirming such patches as any card, not only as
 a fan, made three phantom plays on webcam game 303; letting a fan touch the edge wherever no
-arm in view covered it cost two seats on 301-306: vision/TABLE.md.)"""
+arm in view covered it cost two seats on 301-306: vision/NOTEBOOK.md.)"""
 
 FAN_REACH_CARDS = 0.5
 """The fan is what differs from the pile before it within this many card heights of the patch

@@ -7,7 +7,7 @@ resting there while its player thinks), or another arm lying over the pile, cove
 patch until it moves off, so the card came out as late as that: on the webcam games 301-306,
 0.40-0.63 s for three cards, past 0.5 s scored as a missed play and a phantom one, and a late
 `t` can put a card after the jump-in that answered it. The laying hand tells when the card
-landed: its tip came to a stop on the card's place (vision/TABLE.md, issue 22, 3 December).
+landed: its tip came to a stop on the card's place (vision/NOTEBOOK.md, issue 22, 3 December).
 
 In a jump-in chain the next card may cover the last one before the pile ever came to rest
 between them: about two thirds of the plays the webcam games 301-306 still missed on

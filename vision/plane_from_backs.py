@@ -12,7 +12,7 @@ parallelogram (a back half under a hand, merged with a dark patch of the table) 
 
 It needs the backs' black outlines, taken as the whole card (black to the edge, 2:3, as the
 rendered deck's backs are; a printed deck's white border round the black is not looked for,
-and its black alone is narrower: vision/TABLE.md). On a table as dark as the backs there are
+and its black alone is narrower: vision/NOTEBOOK.md). On a table as dark as the backs there are
 none, and the picture is watched as it is (as without this). Four corners of a sheet of paper
 (`bruno calibrate camera --table-corners`) give the plane there.
 """
