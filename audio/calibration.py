@@ -43,7 +43,7 @@ MIN_THRESHOLD_DB = KnockModel().min_strength_db
 #: ring_high_drop_over_decay_db) may loosen to this far (dB, two ring spreads) under the
 #: calibrated knocks' median. Measured on tune material only: knuckle_train calibrated on its
 #: first 5 knocks, scored on its 24 later ones and the tune distractors and backgrounds,
-#: through the three rooms of evaluation.knocks.ROOMS (audio/README.md, fourth round).
+#: through the three rooms of evaluation.knocks.ROOMS (audio/NOTEBOOK.md, fourth round).
 RING_DROP_MARGIN_DB = 6.0
 #: The quiet part is quiet when no sudden sound in it (an onset) comes within this many dB of
 #: the weakest of the knocks: a recording of claps from the start is not a room's quiet. A

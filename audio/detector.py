@@ -50,7 +50,7 @@ class DetectorParams:
     Defaults were chosen on the *tune* split of knocks-dev (`evaluation.knock_data`): the
     knuckle_train clip, the *_train hard negatives, clap/laugh/cough takes 0 and 1, and the
     dude_miaowing and running_tap backgrounds. Two design choices were revisited after the
-    test split had been looked at; `audio/README.md` says which and gives both numbers.
+    test split had been looked at; `audio/NOTEBOOK.md` says which and gives both numbers.
     """
 
     #: Frame length: 256 samples at 16 kHz = 16 ms, long enough to see 125 Hz resolution.

@@ -9,13 +9,13 @@ plain minimum, one knock-like feature cannot outvote a cough's slow decay; unlik
 onset that is borderline on *several* shape features at once (a laugh: decay, centroid and
 ring all near their limits) scores lower than one borderline on one feature and clearly
 knock-like on the rest (a knuckle through another microphone). That let the shape limits be
-looser for the same false knocks (audio/README.md, third round). The level margins stay hard:
+looser for the same false knocks (audio/NOTEBOOK.md, third round). The level margins stay hard:
 in noise they weaken together with the shape, and a soft minimum over them lost knocks at
 0 dB SNR.
 
 The boundaries (defaults of `KnockModel`) sit between the feature distributions measured
 on the *tune* split of knocks-dev (5th-95th percentiles of the onsets the detector found;
-see `audio/README.md`):
+see `audio/NOTEBOOK.md`):
 
 | feature | knuckle knocks | what it rejects |
 | --- | --- | --- |
@@ -85,7 +85,7 @@ class KnockModel:
     decay_spread_db: float = 1.5
     #: The added power's flatness must stay below this (a knock rings at a few resonances).
     #: 0.08 keeps knocks through a brighter microphone (tune knocks pre-emphasised by
-    #: a = 0.7 reach 0.058); chosen with the soft minimum (audio/README.md, third round),
+    #: a = 0.7 reach 0.058); chosen with the soft minimum (audio/NOTEBOOK.md, third round),
     #: and chosen again in the fourth.
     max_flatness: float = 0.080
     #: Spread of log10(flatness).
@@ -113,7 +113,7 @@ class KnockModel:
     #: click has still fallen at least `ring_high_drop_db` since the strike, and
     #: `ring_high_drop_over_decay_db` more than the whole sound has (the knock's body rings
     #: on below 2 kHz). A cough or laugh fades evenly across the bands, or not at all
-    #: (fourth round, audio/README.md). math.inf turns this allowance off (the third round).
+    #: (fourth round, audio/NOTEBOOK.md). math.inf turns this allowance off (the third round).
     ring_high_drop_db: float = 16.0
     ring_high_drop_over_decay_db: float = 5.0
     ring_spread_db: float = 3.0

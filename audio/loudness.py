@@ -3,7 +3,7 @@
 The referee asks for a knock after every zero and instick; when none is heard it rules a
 missed knock. That ruling rests on the microphone having been able to hear one: while the
 table laughs or talks over the game, a knock 10 dB over the room is heard about half the time
-(audio/README.md, the SNR table: recall 88% at +20 dB, 49% at +10 dB, 31% at +5 dB). This
+(audio/NOTEBOOK.md, the SNR table: recall 88% at +20 dB, 49% at +10 dB, 31% at +5 dB). This
 watcher reports such stretches as `loud` events so that a missed knock inside one is an
 unsure ruling (docs/missed-observations.md), shown to the table to check, not spoken.
 

@@ -1,7 +1,7 @@
 """The knocks-dev recordings (../shared/data/knocks-dev): clips, labels and the tune/test split.
 
-The split is by file and fixed here, so every number in audio/README.md says which part it
-was measured on:
+The split is by file and fixed here, so every number of the hand-set gates in audio/NOTEBOOK.md
+says which part it was measured on:
 
 - tune: knuckle_train and the *_train finger/nail taps; clap, laugh and cough takes 0 and 1
   (small and large room); the dude_miaowing and running_tap backgrounds.

@@ -77,7 +77,7 @@ def knock_times(
     return [k.t_s for k in detect_knocks(blocks, detector)]
 
 
-#: `--gates`: score the hand-set gates alone (how the tables of audio/README.md's
+#: `--gates`: score the hand-set gates alone (how the tables of audio/NOTEBOOK.md's
 #: "Evaluation" section were made, before the learned classifier decided).
 GATES_ONLY = False
 

@@ -2,7 +2,7 @@
 
     python -m evaluation.tune_knocks DATA_DIR
 
-Reproduces audio/README.md's "Fourth round" tables. Every onset the detector finds (accepted
+Reproduces audio/NOTEBOOK.md's "Fourth round" tables. Every onset the detector finds (accepted
 or not) in the *tune* clips and in mixes of tune material is collected with its features,
 in nine versions of the sound: as recorded, through a brighter microphone (pre-emphasis
 a = 0.5 and 0.7), a darker one (one-pole low-pass), sped up by 1.15 or slowed to 0.87 (a

@@ -67,7 +67,7 @@ def test_knuckle_knocks_are_heard_through_a_reverberant_room():
 def test_calibrating_in_a_room_that_echoes_hears_that_rooms_knocks():
     # RT60 0.8 s with the direct sound only 3 dB over the room's: the defaults hear almost
     # none of these knocks; a profile calibrated on the first ones, in the same room, hears
-    # the later ones (tune clip; audio/README.md, fourth round).
+    # the later ones (tune clip; audio/NOTEBOOK.md, fourth round).
     knuckles = clip("knuckle_train")
     roomy = reverberate(load_samples(knuckles.path), DETECTOR_RATE_HZ, rt60_s=0.8,
                         direct_to_reverb_db=3.0)

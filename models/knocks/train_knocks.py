@@ -141,7 +141,7 @@ ROOM_SHARE = 0.75
 """The share of augmented snippets mixed into other sound in the room (0-20 dB). Tried at 1.0
 (`bank --room-share 1`, 5 Dec): fold models then heard about twice as many of a source they
 never heard through room sound where the recipe heard few (two of four folds), as many on the
-other two, with false knocks up on three; not the shipped recipe (audio/README.md, "Knocks in
+other two, with false knocks up on three; not the shipped recipe (audio/NOTEBOOK.md, "Knocks in
 room sound")."""
 
 
