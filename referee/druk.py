@@ -140,9 +140,8 @@ class DrukUno(StandardUno):
         play = s.variant_state
         cards = play.cards + 1 if beneath is not None and isinstance(play, MultiCardPlay) \
             and self._continues(beneath, seat, card, t) else 1
-        acts_as_skip = card.value == "skip" or (
-            card.value == "reverse" and n == 2 and self.rules.two_player_reverse_skips)
-        if card.value == "reverse" and not acts_as_skip:
+        acts_as_skip = card.value == "skip" or self.reverse_skips(card)
+        if self.turns_round(card):
             s.direction = -s.direction  # D7: once per card
         d = s.direction
         victim_if_reversed = None
@@ -177,9 +176,8 @@ class DrukUno(StandardUno):
         """Who plays after `seat` plays `card` alone: a draw card's victim plays (it may add
         to the pool), a skip skips one seat."""
         n, d = self.players, self.state.direction
-        skips = card.value == "skip" or (
-            card.value == "reverse" and n == 2 and self.rules.two_player_reverse_skips)
-        if card.value == "reverse" and not skips:
+        skips = card.value == "skip" or self.reverse_skips(card)
+        if self.turns_round(card):
             d = -d
         return (seat + (2 if skips else 1) * d) % n
 

@@ -312,17 +312,23 @@ class Game(MissedObservations):
                 return "same_number_two_colors", "B5"
         return "out_of_turn", "B4"
 
+    def reverse_skips(self, card: Card) -> bool:
+        """Whether `card` is a reverse that acts as a skip (B3 decision: with two players)."""
+        return card.value == "reverse" and self.players == 2 \
+            and self.rules.two_player_reverse_skips
+
+    def turns_round(self, card: Card) -> bool:
+        """Whether `card` turns the direction of play round (B3: a reverse, unless it skips)."""
+        return card.value == "reverse" and not self.reverse_skips(card)
+
     def apply_effect(self, seat: int, card: Card, t: float, out: list[Ruling]) -> None:
         """B3: the card's effect, played by `seat`; then the next turn begins."""
         n = self.players
         direction = self.state.direction
-        skips = card.skips_next
-        if card.value == "reverse":
-            if n == 2 and self.rules.two_player_reverse_skips:
-                skips = True
-            else:
-                direction = -direction
-                self.state.direction = direction
+        skips = card.skips_next or self.reverse_skips(card)
+        if self.turns_round(card):
+            direction = -direction
+            self.state.direction = direction
         following = (seat + direction) % n
         # Where the turn would go were play the other way round (a reverse missed or doubted).
         other_way = (seat - direction) % n
@@ -341,21 +347,17 @@ class Game(MissedObservations):
     def seat_after(self, seat: int, card: Card) -> int:
         """The seat that plays next after `seat` plays `card` (what `apply_effect` does to the
         turn, without doing it)."""
-        n, direction, skips = self.players, self.state.direction, card.skips_next
-        if card.value == "reverse":
-            if n == 2 and self.rules.two_player_reverse_skips:
-                skips = True
-            else:
-                direction = -direction
+        n, direction = self.players, self.state.direction
+        skips = card.skips_next or self.reverse_skips(card)
+        if self.turns_round(card):
+            direction = -direction
         following = (seat + direction) % n
         return (following + direction) % n if skips else following
 
     def apply_first_card(self, card: Card, t: float, out: list[Ruling]) -> None:
         """B1: the dealer's turned card acts as if an invisible player in the dealer's seat
         played it; a reverse makes the dealer play first."""
-        if card.value == "reverse" and not (
-            self.players == 2 and self.rules.two_player_reverse_skips
-        ):
+        if self.turns_round(card):
             self.state.direction = -self.state.direction
             self._begin_turn(self.dealer, t, out)
             return
@@ -762,8 +764,7 @@ class Game(MissedObservations):
         hook (`on_unseen_instick`)."""
         if card.draw_count:
             self.state.may_owe = (None, 2)
-        if card.value == "reverse" and not (self.players == 2
-                                            and self.rules.two_player_reverse_skips):
+        if self.turns_round(card):
             self.state.direction = -self.state.direction
         self.on_unseen_instick(card)
 

@@ -220,9 +220,8 @@ class MissedObservations:
         count) and a missed pass before it (it was a play, and the turn came back) both give
         the turn holder the turn; which way play goes after that tells them apart."""
         s = self.state
-        if (self.rules.follow_the_table and card.value == "reverse" and s.turn is not None
-                and seat == self._next_seat(s.turn)
-                and not (self.players == 2 and self.rules.two_player_reverse_skips)):
+        if (self.rules.follow_the_table and self.turns_round(card) and s.turn is not None
+                and seat == self._next_seat(s.turn)):
             s.direction_doubt = 2
 
     def _turn_the_other_way(self, t: float, out: list[Ruling]) -> None:
