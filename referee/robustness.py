@@ -161,24 +161,35 @@ TWIN_HIDES_S = 0.7
 without a hand over it (the webcam family's fast jump-ins, vision/TABLE.md)."""
 
 
-def _twins(events: Sequence[Event]) -> list[tuple[int, int]]:
+def twin_pairs(events: Sequence[Event]) -> list[tuple[int, int]]:
     """(index, index) of each card and the identical card laid on it within TWIN_HIDES_S."""
     return [(a, b) for a, b in pairwise(_plays(events))
             if events[a].card == events[b].card and events[b].t - events[a].t <= TWIN_HIDES_S]
 
 
-def _one_of_twins(rng, events, which: int) -> Perturbed | None:
-    """Twins laid at once (`_twins`), one of them (0: the first, 1: the instick) never seen."""
-    pairs = _twins(events)
+def _one_of_twins(rng, events, which: int,
+                  seen_as: Callable[[CardPlayed], CardPlayed] | None = None) -> Perturbed | None:
+    """Twins laid at once (`twin_pairs`), one of them (0: the first, 1: the instick) never
+    seen, or seen as `seen_as` makes it."""
+    pairs = twin_pairs(events)
     if not pairs:
         return None
-    gone = rng.choice(pairs)[which]
-    return [e for i, e in enumerate(events) if i != gone], events[gone].t
+    chosen = rng.choice(pairs)[which]
+    if seen_as is None:
+        return [e for i, e in enumerate(events) if i != chosen], events[chosen].t
+    return [seen_as(e) if i == chosen else e for i, e in enumerate(events)], events[chosen].t
 
 
 def hidden_under_twin(rng, events):
     """A card the instick laid on it at once hid from the camera: only the instick is seen."""
     return _one_of_twins(rng, events, 0)
+
+
+def hidden_written_unsure(rng, events):
+    """A card the instick laid on it at once hid, written by the table watcher from the hand
+    that stopped there, as its twin and unsure (0.4, under the referee's bar: vision/TABLE.md,
+    "How it decides")."""
+    return _one_of_twins(rng, events, 0, lambda e: replace(e, confidence=0.4))
 
 
 def unseen_jump_in(rng, events):
@@ -215,6 +226,7 @@ PERTURBATIONS: dict[str, Perturbation] = {
     "wrong: the top card read again, 0.7-0.9": read_again,
     "wrong: a card stamped 0.5-1.5 s late": late_card,
     "a card its instick hid at once": hidden_under_twin,
+    "a card its instick hid at once, written unsure": hidden_written_unsure,
     "an instick laid at once on its twin": unseen_jump_in,
 }
 """What is removed, blurred or got wrong, by name (the draw and its pass are two observations

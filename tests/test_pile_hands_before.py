@@ -70,14 +70,30 @@ def test_a_tip_that_wanders_a_little_and_is_lost_for_a_frame_still_stopped():
     assert laid({1: wobbly, 0: TOP}) == [(1, 1.0)]
 
 
+def test_a_hand_sliding_its_card_into_place_as_it_lets_go_stopped_on_it():
+    # The tip moves 9 px (0.28 card) every 0.1 s while on the card (webcam game 476 at 7.3 s):
+    # no stretch of it lies still within a fifth of a card for MIN_STILL_S.
+    sliding = [(0.0, AWAY[1]), (1.0, ON_CARD), (1.1, (158.0, 113.0)), (1.2, (158.0, 122.0)),
+               (1.3, (158.0, 131.0)), (1.4, AWAY[1])]
+    assert laid({1: sliding, 0: TOP}) == [(1, 1.0)]
+
+
 def test_a_hand_held_over_the_pile_until_the_card_is_confirmed_laid_nothing():
     held = [*UNDER[:3], (1.4, (150.0, 110.0))]  # moved a little, never away
     assert laid({1: held, 0: TOP}) == []
 
 
 def test_a_stop_lasting_until_the_card_landed_is_its_own_hand_under_another_name():
-    late = [(0.0, AWAY[1]), (1.0, ON_CARD), (1.47, AWAY[1])]
+    late = [(0.0, AWAY[1]), (1.0, ON_CARD), (1.52, AWAY[1])]  # on the card in its landing frame
     assert laid({1: late, 0: TOP}) == []
+
+
+@pytest.mark.parametrize("left", [1.47, 1.44])
+def test_a_hand_gone_a_frame_or_two_before_the_next_card_landed_laid_the_card_under_it(left):
+    # Webcam games 463 at 58.6 s and 465 at 50.2 s (one frame), 461 at 53.7 s (two frames):
+    # jump-in chains 0.34-0.40 s apart, the first hand leaving as the next one laid its twin.
+    quick = [(0.0, AWAY[1]), (1.0, ON_CARD), (left, AWAY[1])]
+    assert laid({1: quick, 0: TOP}) == [(1, 1.0)]
 
 
 def test_one_arm_seen_as_two_seats_at_once_laid_one_card_of_no_known_seat():

@@ -85,6 +85,25 @@ def test_a_card_seen_without_its_seat_gives_no_penalty(seed, data):
 
 
 @rounds
+@given(seeds, st.data())
+def test_a_card_its_instick_hid_written_unsure_as_its_twin_gives_no_penalty(seed, data):
+    # What the table watcher writes for a jump-in chain's hidden card (vision/TABLE.md): the
+    # hand that stopped there, the card over it, under the referee's bar.
+    from dataclasses import replace
+
+    from referee.robustness import twin_pairs
+
+    game = simulated_round(seed)
+    events = list(game.events)
+    pairs = twin_pairs(events)
+    if not pairs:
+        return
+    hidden = data.draw(st.sampled_from(pairs))[0]
+    events[hidden] = replace(events[hidden], confidence=0.4)
+    assert penalties(replay_round(game.setup, events)) == []
+
+
+@rounds
 @given(seeds, st.data(), st.sampled_from(["draw", "pass", "knock"]))
 def test_after_the_next_two_cards_the_rulings_are_the_unperturbed_ones(seed, data, missed):
     game = simulated_round(seed)

@@ -172,18 +172,24 @@ def hull_points(hull: np.ndarray, origin: tuple[int, int]) -> tuple[np.ndarray, 
     return xs + origin[0], ys + origin[1]
 
 
-STOP_RADIUS_CARDS = 0.2
+STOP_RADIUS_CARDS = 0.35
 """A tip stopped while it stays within this many card heights of where it stopped (a stop
-counted, not timed: the arm tracker's tip wanders 2-4 pixels at 320 px when two arms meet) ..."""
+counted, not timed: the arm tracker's tip wanders 2-4 pixels at 320 px when two arms meet, and
+a hand in a hurry slides its card a little into place as it lets go; 0.2 before 7 December,
+which missed the first card of jump-in chains on webcam games 465 at 34.9 s, 476 at 7.3 s and
+485 at 32.0 s) ..."""
 
 STOP_GAP_FRAMES = 2
 """... and is lost for at most this many frames in a row (two arms over the pile swap names
 for a frame or two)."""
 
-ENDED_BEFORE_S = 0.1
-"""Another seat's stop on a card's place tells of a card under it only when it ended at least
-this long before that card landed: a stop that lasts until then is the laying hand itself seen
-under another seat's name (an arm split in two), or a hand held over the pile."""
+ENDED_BEFORE_S = 0.02
+"""Another seat's stop on a card's place tells of a card under it only when it ended before
+the frame that card landed in (this is under a frame at 30 fps): a stop that lasts until then
+is the laying hand itself seen under another seat's name (an arm split in two), or a hand held
+over the pile. One that ended a frame or two earlier is a jump-in chain's first hand leaving
+as the next one lays the twin (webcam games 461 at 53.7 s, 463 at 58.6 s, 465 at 50.2 s; 0.1 s
+before 7 December missed all three)."""
 
 HISTORY_STEP_S = 0.1
 """The arm record has a frame at least this often (10 frames a second or more): who was on a
