@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.events import Call, CardPlayed, Draw, Knock
-from referee.robustness import cards_to_step, referee_round
+from referee.robustness import cards_to_step, referee_round, twin_pairs
 from referee.session import replay
 
 from scenario_helpers import replay_round, simulated_round
@@ -90,8 +90,6 @@ def test_a_card_its_instick_hid_written_unsure_as_its_twin_gives_no_penalty(seed
     # What the table watcher writes for a jump-in chain's hidden card (vision/TABLE.md): the
     # hand that stopped there, the card over it, under the referee's bar.
     from dataclasses import replace
-
-    from referee.robustness import twin_pairs
 
     game = simulated_round(seed)
     events = list(game.events)
