@@ -608,6 +608,11 @@ class Game(MissedObservations):
         seat, s = event.seat, self.state
         if seat is None or not s.in_round:
             return
+        if seat == s.turn:
+            # The turn holder takes a card as the turn stands with the instick its seat just
+            # laid on its own card: the table took that instick as laid, not as one card seen
+            # twice (`_read_again`; a "pass" unheard after it had turned play round again).
+            self._own_twin = None
         if s.may_owe is not None and s.may_owe[0] is None and s.top_seat is None \
                 and s.top is not None and s.top.draw_count \
                 and event.count > s.owed_draws[seat] + self.owed_penalties[seat]:

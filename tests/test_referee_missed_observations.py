@@ -335,6 +335,19 @@ def test_a_reverse_read_again_and_the_pass_of_the_seat_one_reverse_gives_the_tur
     assert turns(rulings)[-2:] == [3, 2]
 
 
+def test_two_reverses_the_turn_holder_took_a_card_after_were_both_laid():
+    # A table of three: seat 1 lays two red reverses (the second its instick, knocked), so play
+    # goes on to seat 2, which takes a card; its "pass" is not heard, and seat 0 takes a card
+    # and plays. One reverse would have given seat 0 the turn too, but seat 2 taking a card
+    # showed the table took both: nothing was read twice, and play goes on from seat 0 to 1.
+    # (A simulated round found it: four wrongful penalties after the one missed "pass".)
+    rulings = referee(card(1, "r_5", 0), card(2, "r_reverse", 1), card(2.6, "r_reverse", 1),
+                      knock(2.8), draw(3.5, 2), draw(5, 0), card(6, "r_3", 0), card(7.5, "r_4", 1),
+                      players=3)
+    assert penalties(rulings) == []
+    assert not [r for r in rulings if "seen twice" in r.get("message", "")]
+
+
 def test_two_reverses_really_laid_still_owe_their_knock_and_turn_play_back():
     # The same seat lays its second red reverse as an instick; the table plays on after two
     # reverses (seat 2), so nothing was read twice: the missed knock stands.
