@@ -115,10 +115,11 @@ def missed_draw_and_pass(rng, events):
 
 
 def wrong_seat(rng, events):
-    """The camera sure of a seat that did not play the card."""
+    """The camera sure of a seat that did not play the card: one of the seats seen playing
+    (a table of two has no seat 2 to name)."""
     players = 1 + max(e.seat for e in events if isinstance(e, CardPlayed) and e.seat is not None)
     return _change_card(rng, events, lambda e: replace(
-        e, seat=rng.choice([s for s in range(max(players, 3)) if s != e.seat])))
+        e, seat=rng.choice([s for s in range(max(players, 2)) if s != e.seat])))
 
 
 def misread(rng, events, confidence: tuple[float, float]):

@@ -3,11 +3,14 @@ and one missed observation costs at most one penalty and two cards out of step."
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee.cards import Card
 from referee.events import Call, CardPlayed, Draw, Knock
-from referee.robustness import cards_to_step, referee_round, twin_pairs
+from referee.robustness import cards_to_step, referee_round, twin_pairs, wrong_seat
 from referee.session import replay
 
 from scenario_helpers import replay_round, simulated_round
@@ -153,3 +156,12 @@ def test_the_robustness_report_referees_rounds_exactly_as_replay_does(seed):
     measured, _ = referee_round(game.setup.new_game(), events)
     replayed = [r for r in replay(game.setup.new_game(), events) if r.is_penalty]
     assert [r.to_dict() for r in measured] == [r.to_dict() for r in replayed]
+
+
+@given(seed=st.integers(0, 10_000))
+@settings(max_examples=40, deadline=None)
+def test_a_wrong_seat_is_a_seat_at_the_table_also_at_a_table_of_two(seed):
+    events = [CardPlayed(1.0 + i, card=Card.parse("r_5"), seat=i % 2) for i in range(4)]
+    changed, _ = wrong_seat(random.Random(seed), events)
+    moved = [e for e, before in zip(changed, events, strict=True) if e.seat != before.seat]
+    assert len(moved) == 1 and moved[0].seat in (0, 1)
