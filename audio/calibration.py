@@ -37,19 +37,34 @@ SAFE_MARGIN_DB = 20.0
 #: The detector's threshold is this fraction of the weakest knock's strength (in dB above the
 #: floor): halfway keeps softer knocks while rejecting sounds far quieter than a knock.
 THRESHOLD_FRACTION = 0.5
-#: The threshold never goes below the detector's default gate (dB).
+#: The threshold never goes below the detector's default gate (dB) ...
 MIN_THRESHOLD_DB = KnockModel().min_strength_db
+#: ... except to stay this far under the weakest knock (dB): one player's knocks vary by
+#: several dB, and the profile's gate is on the knock's level, not on the room's current floor.
+#: Calibrated while the room was loud (the weakest knock 21 dB over its floor), the gate sat
+#: 6 dB under it, and once the room was quiet a knock 6 dB softer than the calibration's was
+#: refused, though the room's floor had dropped 20 dB (tests/test_audio_profile.py). In the
+#: data's 15 real rooms with knocks 15 dB over them (`models.knocks.in_room_sound --calibrated`,
+#: the shipped model), justinklchan's held-out knocks heard 90 -> 107 of 120, every other
+#: source the same, false knocks the same (audio/NOTEBOOK.md, 7 December).
+KNOCK_SLACK_DB = 10.0
 #: The room allowance of the ring check (KnockModel.ring_high_drop_db and
 #: ring_high_drop_over_decay_db) may loosen to this far (dB, two ring spreads) under the
 #: calibrated knocks' median. Measured on tune material only: knuckle_train calibrated on its
 #: first 5 knocks, scored on its 24 later ones and the tune distractors and backgrounds,
 #: through the three rooms of evaluation.knocks.ROOMS (audio/NOTEBOOK.md, fourth round).
 RING_DROP_MARGIN_DB = 6.0
-#: The quiet part is quiet when no sudden sound in it (an onset) comes within this many dB of
-#: the weakest of the knocks: a recording of claps from the start is not a room's quiet. A
-#: room's steady sound (a kettle, a fan, voices further off) is its quiet: the table is
-#: calibrated in the room it is played in.
+#: The quiet part is quiet when no sudden sound in it (an onset) is as loud as a knock (within
+#: `KNOCK_LIKE_DB` of the weakest of the knocks) and at most `QUIET_BUMPS_MAX` come within
+#: `QUIET_MARGIN_DB` of it: a recording of claps or knocks from the start is not a room's
+#: quiet. A room's steady sound (a kettle, a fan, voices further off) is its quiet, and so is a
+#: cup set down or a chair moved once or twice: the table is calibrated in the room it is
+#: played in. (Any onset within 10 dB refused the recording until 7 December: in the data's 15
+#: real rooms, with four sources' knocks 15 dB over them, 37 of 60 calibrations, most of them
+#: for one or two clatters 5-10 dB under the weakest knock; audio/NOTEBOOK.md.)
+KNOCK_LIKE_DB = 3.0
 QUIET_MARGIN_DB = 10.0
+QUIET_BUMPS_MAX = 2
 #: Onsets closer together than this are one knock: a knuckle's strike and its rebound (a double
 #: transient 20-50 ms apart, as in knocks-wide's krisanth and tanay), a knock and its echo. The
 #: protocol asks for knocks about a second apart; each knock is its group's first onset within
@@ -145,8 +160,7 @@ def measure_mic(
     end_s = start_s + heard_s - END_GUARD_S
     in_quiet = [o for o in onsets if o.t_s < start_s + quiet_s]
     heard = _one_per_knock([o for o in onsets if start_s + quiet_s <= o.t_s <= end_s])
-    loudest_quiet = max((o.features.floor_db + o.features.strength_db for o in in_quiet),
-                        default=-np.inf)
+    quiet_levels = [o.features.floor_db + o.features.strength_db for o in in_quiet]
     candidates = sorted(heard, key=lambda k: k.strength_db, reverse=True)[:knocks]
     if candidates:
         clear_db = CLEAR_FRACTION * candidates[0].strength_db
@@ -173,14 +187,7 @@ def measure_mic(
             f"{knocks}: knock {knocks} times firmly on the table, about a second apart"
         )
     weakest_level = min(k.features.floor_db + k.features.strength_db for k in candidates)
-    if loudest_quiet > weakest_level - QUIET_MARGIN_DB:
-        # Say by how much, so that a player in a noisy room knows that knocking harder helps.
-        raise CalibrationError(
-            f"the first {quiet_s:g} s are not quiet: a sound there is "
-            f"{_as_loud(weakest_level - loudest_quiet)} the weakest knock "
-            f"({QUIET_MARGIN_DB:g} dB quieter is needed); start recording with nobody clapping, "
-            "knocking or talking, then knock, harder if the room is noisy"
-        )
+    _check_quiet(quiet_levels, weakest_level, quiet_s)
     # The room's floor is also heard between the knocks: a "quiet" part that someone talked or
     # clattered through (steadily: no onset in it comes near a knock) set the floor, and with
     # it the profile's gate, 20 dB high, and the softer knocks of a game went unheard. The
@@ -201,7 +208,7 @@ def measure_mic(
         knock_flatness=round(statistics.median(f.flatness for f in features), 5),
         knock_decay_db=round(statistics.median(f.decay_db for f in features), 1),
         knock_attack_ms=round(statistics.median(f.attack_ms for f in features), 2),
-        threshold_db=round(max(MIN_THRESHOLD_DB, THRESHOLD_FRACTION * weakest), 1),
+        threshold_db=round(_level_threshold_db(weakest), 1),
         knock_high_drop_db=round(statistics.median(
             f.high_peak_db - f.ring_high_db for f in features), 1),
         knock_high_drop_over_decay_db=round(statistics.median(
@@ -215,6 +222,32 @@ def measure_mic(
                           knock_like=_knock_like(candidates, knock_verdicts, profile),
                           classifier_knocks=None if knock_verdicts is None else sum(
                               v.logit >= DetectorParams().knock_logit for v in knock_verdicts))
+
+
+def _level_threshold_db(weakest_db: float) -> float:
+    """The profile's gate on a knock's level, in dB over the calibrated floor, from the weakest
+    calibration knock's strength (`THRESHOLD_FRACTION`, `MIN_THRESHOLD_DB`, `KNOCK_SLACK_DB`)."""
+    return min(max(MIN_THRESHOLD_DB, THRESHOLD_FRACTION * weakest_db), weakest_db - KNOCK_SLACK_DB)
+
+
+def _check_quiet(levels: list[float], weakest_level: float, quiet_s: float) -> None:
+    """Refuse a quiet part that is not quiet (`KNOCK_LIKE_DB`, `QUIET_BUMPS_MAX`), saying by
+    how much or how often, so that a player in a noisy room knows that knocking harder helps.
+    `levels`: the quiet part's onsets' levels; `weakest_level`: the weakest knock's."""
+    advice = ("start recording with nobody clapping, knocking or talking, then knock, harder "
+              "if the room is noisy")
+    loudest = max(levels, default=-np.inf)
+    if loudest > weakest_level - KNOCK_LIKE_DB:
+        raise CalibrationError(
+            f"the first {quiet_s:g} s are not quiet: a sound there is "
+            f"{_as_loud(weakest_level - loudest)} the weakest knock (nothing there may come "
+            f"within {KNOCK_LIKE_DB:g} dB of a knock); {advice}")
+    near = sum(level > weakest_level - QUIET_MARGIN_DB for level in levels)
+    if near > QUIET_BUMPS_MAX:
+        raise CalibrationError(
+            f"the first {quiet_s:g} s are not quiet: {near} sudden sounds there come within "
+            f"{QUIET_MARGIN_DB:g} dB of the weakest knock (at most {QUIET_BUMPS_MAX} may); "
+            f"{advice}")
 
 
 def _as_loud(under_db: float) -> str:
