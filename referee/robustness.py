@@ -162,7 +162,7 @@ TWIN_HIDES_S = 0.7
 without a hand over it (the webcam family's fast jump-ins, vision/TABLE.md)."""
 
 
-def twin_pairs(events: Sequence[Event]) -> list[tuple[int, int]]:
+def _twins(events: Sequence[Event]) -> list[tuple[int, int]]:
     """(index, index) of each card and the identical card laid on it within TWIN_HIDES_S."""
     return [(a, b) for a, b in pairwise(_plays(events))
             if events[a].card == events[b].card and events[b].t - events[a].t <= TWIN_HIDES_S]
@@ -170,9 +170,9 @@ def twin_pairs(events: Sequence[Event]) -> list[tuple[int, int]]:
 
 def _one_of_twins(rng, events, which: int,
                   seen_as: Callable[[CardPlayed], CardPlayed] | None = None) -> Perturbed | None:
-    """Twins laid at once (`twin_pairs`), one of them (0: the first, 1: the instick) never
+    """Twins laid at once (`_twins`), one of them (0: the first, 1: the instick) never
     seen, or seen as `seen_as` makes it."""
-    pairs = twin_pairs(events)
+    pairs = _twins(events)
     if not pairs:
         return None
     chosen = rng.choice(pairs)[which]
