@@ -1,9 +1,11 @@
 """Propose the camera section from one picture of the table, and draw the proposal.
 
-The draw piles are found by their card backs: a red oval on black. The discard pile is the
-face-up card nearest the point between them (from `vision.locate`'s card outlines). The card
-size comes from the backs' ovals. Seats come from the number of players and the direction of
-seat 0 (docs/DESIGN.md), or from explicit angles.
+The draw piles are found by their card backs: a red oval, the deck's yellow name across it,
+ringed by black (`card_backs`; the two most alike in size, `draw_pile_backs`). The discard
+pile is the face-up cards nearest the point between them: where white paper meets strong
+ink, in the picture white-balanced on its paper (`_face_evidence`). The card size comes from
+the backs' ovals. Seats come from the number of players and the direction of seat 0
+(docs/DESIGN.md), or from explicit angles.
 """
 
 from __future__ import annotations
@@ -23,18 +25,10 @@ from calibration.camera import (
     default_seat_angles,
 )
 from calibration.layout import DRAW_REGION_CARDS, PILE_REGION_CARDS
+from vision.card_backs import card_backs, draw_pile_backs
 
 WORK_WIDTH_PX = 640
 """The picture is searched at this width (backs are large, fine detail is not needed)."""
-
-OVAL_TO_CARD = 1.23
-"""A card back's oval is about 0.81 of the card's length (UNO backs), so card = oval x 1.23."""
-
-MIN_OVAL_AREA_FRACTION = 0.0015
-"""Red blobs smaller than this fraction of the picture are not card-back ovals."""
-
-MIN_DARK_AROUND = 0.45
-"""At least this fraction of the ring around an oval must be dark (the black of the back)."""
 
 MAX_PILE_DISTANCE_CARDS = 2.5
 """The discard pile lies within this many card heights of the point between the draw piles."""
@@ -58,48 +52,24 @@ MIN_FACE_EVIDENCE = 0.03
 """A card-sized window with less white-beside-ink than this fraction holds no face-up card
 (a still card scores 0.15-0.4; tables, backs and arms score below 0.015)."""
 
+WHITE_PATCH_PERCENTILE = 97
+"""The face test white-balances the picture so that this percentile of each channel is
+white (`white_balanced`) ..."""
+
+WHITE_LEAST_COLOURED = 20
+"""... taking, of the pixels that bright, the least coloured fifth as white ..."""
+
+MAX_WHITE_GAIN = 2.5
+"""... with no channel raised more than this much over the others (a picture with no white
+in it is not made one colour)."""
+
 FOOTAGE_FRAMES = 6
 FOOTAGE_FRAME_EVERY_S = 1.0
 """From a video, the proposal looks at this many frames this far apart: a still table in at
 least some of them, and the pile outweighs a card carried across in one."""
 
-DARK_LEVEL = 80
-"""HSV value below which a pixel is black card back."""
-
-
 class CameraCalibrationError(Exception):
     """The picture does not show what calibration needs; one line for people."""
-
-
-def card_backs(small: np.ndarray) -> list[tuple[tuple[float, float], float, np.ndarray]]:
-    """(centre, card height, oval mask) of each card back seen, largest first (small px)."""
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
-    hue, sat, val = hsv[..., 0], hsv[..., 1], hsv[..., 2]
-    red = (((hue <= 10) | (hue >= 170)) & (sat >= 90) & (val >= 60)).astype(np.uint8)
-    red = cv2.morphologyEx(red, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    dark = val < DARK_LEVEL
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(red)
-    found = []
-    min_area = MIN_OVAL_AREA_FRACTION * small.shape[0] * small.shape[1]
-    for label in range(1, count):
-        if stats[label, cv2.CC_STAT_AREA] < min_area:
-            continue
-        mask = (labels == label).astype(np.uint8)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        (cx, cy), (rw, rh), _ = cv2.minAreaRect(contours[0])
-        grow = max(3, int(min(rw, rh) * 0.25))
-        x, y, bw, bh = cv2.boundingRect(contours[0])
-        if x < grow or y < grow or x + bw > small.shape[1] - grow or \
-                y + bh > small.shape[0] - grow:
-            # A red blob at the picture's edge: its black card round it cannot be seen, and
-            # a red patch of a patterned table there passed for a back (the real one lost).
-            continue
-        ring = cv2.dilate(mask, np.ones((grow, grow), np.uint8)) - mask
-        if ring.sum() == 0 or dark[ring > 0].mean() < MIN_DARK_AROUND:
-            continue
-        found.append(((float(cx), float(cy)), max(rw, rh) * OVAL_TO_CARD, mask))
-    found.sort(key=lambda f: -f[1])
-    return found
 
 
 def _face_evidence(small: np.ndarray, card_h: float) -> np.ndarray:
@@ -116,7 +86,7 @@ def _face_evidence(small: np.ndarray, card_h: float) -> np.ndarray:
     within a card's height (the paper, where there is a card), not to fixed levels or to the
     whole picture: the light's exposure (0.45-1.15), its gradient and a glare spot elsewhere
     (255 where the paper is 160) do not matter then."""
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)
+    hsv = cv2.cvtColor(white_balanced(small), cv2.COLOR_BGR2HSV)
     sat, val = hsv[..., 1], hsv[..., 2]
     reach = max(3, int(card_h))
     paper = cv2.dilate(cv2.blur(val, (3, 3)), np.ones((reach, reach), np.uint8))
@@ -125,6 +95,24 @@ def _face_evidence(small: np.ndarray, card_h: float) -> np.ndarray:
     ink = ((sat > FACE_INK_SAT) & (val > FACE_INK_VALUE * paper)).astype(np.uint8)
     near = np.ones((3, 3), np.uint8)
     return (cv2.dilate(white, near) & cv2.dilate(ink, near)).astype(np.float32)
+
+
+def white_balanced(image: np.ndarray) -> np.ndarray:
+    """`image` with each channel scaled so that the least coloured of its brightest pixels
+    (WHITE_PATCH_PERCENTILE, WHITE_LEAST_COLOURED) are white, by at most MAX_WHITE_GAIN.
+    A card's white under a warm lamp or a webcam's cast is orange or pink (saturation
+    100-115 on a rendered game), and no paper to the face test until the cast is taken
+    off; the least coloured of the brightest pixels of a card table are a card's paper or a
+    glare, both white."""
+    pixels = image.reshape(-1, 3).astype(np.float32)
+    value = pixels.max(axis=1)
+    bright = pixels[value >= np.percentile(value, WHITE_PATCH_PERCENTILE)]
+    # Of the brightest, the least coloured: a light sleeve or a lamp-lit patch of a coloured
+    # table is bright too, but only paper is white.
+    spread = bright.max(axis=1) - bright.min(axis=1)
+    white = np.median(bright[spread <= np.percentile(spread, WHITE_LEAST_COLOURED)], axis=0)
+    gains = np.minimum(255.0 / np.maximum(white, 1.0), MAX_WHITE_GAIN)
+    return np.clip(image * (gains / gains.min()), 0, 255).astype(np.uint8)
 
 
 def _pile_centre(evidence: np.ndarray, near: tuple[float, float], card_h: float,
@@ -179,7 +167,7 @@ def propose_camera(image: np.ndarray, players: int,
     across the table in one of them; the draw piles are taken from `image`."""
     h, w = image.shape[:2]
     small, scale = work_copy(image)
-    backs = card_backs(small)
+    backs = draw_pile_backs(card_backs(small))
     if len(backs) < 2:
         raise CameraCalibrationError(
             f"found {len(backs)} draw pile(s), need 2: put both draw piles (card backs up) in "
@@ -246,7 +234,7 @@ def propose_camera_from_frames(images: Sequence[np.ndarray], players: int,
     pairs = []
     for image in images:
         small, scale = work_copy(image)
-        backs = card_backs(small)[:2]
+        backs = draw_pile_backs(card_backs(small))
         pairs.append((sorted((b[0][0] / scale, b[0][1] / scale) for b in backs),
                       min(b[1] for b in backs) / scale) if len(backs) == 2 else None)
 

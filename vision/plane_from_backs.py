@@ -26,14 +26,13 @@ import numpy as np
 
 from calibration.camera import CameraProfile, TablePlane
 from vision.camera_calibration import (
-    DARK_LEVEL,
     CameraCalibrationError,
-    card_backs,
     plane_keeping_near_edge,
     propose_camera_from_frames,
     propose_camera_in_plane,
     work_copy,
 )
+from vision.card_backs import DARK_LEVEL, card_backs, draw_pile_backs
 
 CARD_ASPECT = 2 / 3
 """A card's short side over its long side."""
@@ -243,7 +242,7 @@ def table_plane_from_backs(images: Sequence[np.ndarray]) -> TablePlane | None:
     quads = []
     for image in images:
         small, scale = work_copy(image)
-        for _, card_h, oval in card_backs(small)[:2]:
+        for _, card_h, oval in draw_pile_backs(card_backs(small)):
             # Found at the work copy's size, outlined at the picture's own (corners to a
             # pixel there are what the plane is made of).
             full_oval = cv2.resize(oval, image.shape[1::-1], interpolation=cv2.INTER_NEAREST)
