@@ -161,3 +161,27 @@ def test_a_plane_squashed_more_than_any_webcam_leans_is_refused_as_a_misfit():
     h, w = ABOVE
     squashed = cv2.resize(table, (w, round(h * 0.6)), interpolation=cv2.INTER_AREA)
     assert table_plane_from_backs([squashed]) is None
+
+
+def test_a_pile_region_proposed_in_a_leaning_picture_holds_the_pile_card_off_centre():
+    """Without the table plane (a table as dark as the backs shows no outline), the pile is
+    watched in the picture, where a camera leaning 35 degrees shows the pile's card larger
+    than the draw piles' backs: the region still holds it moved 0.2 of its height aside, as
+    the layout's region does for a camera straight above."""
+    look = replace(LOOK, tilt_deg=35.0, roll_deg=0.0)
+    table, _ = _table(table_bgr=(30, 28, 26))
+    seen, warp = _seen(table, look)
+    camera, _ = propose_camera_for_footage([seen], 4, DEFAULT_SEAT0_ANGLE_DEG, None)
+    assert camera.table_plane is None
+    h, w = ABOVE
+    layout = TableLayout()
+    px, py = layout.pile_centre
+    face = _card((px * w, py * h), 30.0, layout.card_height * h)
+    corners = cv2.perspectiveTransform(face.reshape(-1, 1, 2), warp)[:, 0]
+    card_px = np.linalg.norm(corners[2] - corners[1])  # its long side as seen
+    sh, sw = look.size
+    region = camera.pile
+    xs, ys = corners[:, 0], corners[:, 1]
+    margins = [xs.min() - region.x * sw, (region.x + region.w) * sw - xs.max(),
+               ys.min() - region.y * sh, (region.y + region.h) * sh - ys.max()]
+    assert min(margins) >= 0.2 * card_px

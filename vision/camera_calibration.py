@@ -30,13 +30,15 @@ from vision.card_backs import card_backs, draw_pile_backs
 WORK_WIDTH_PX = 640
 """The picture is searched at this width (backs are large, fine detail is not needed)."""
 
-PICTURE_PILE_REGION_CARDS = 2.5
-"""Proposed in the picture (no table plane), the pile region is this many of the backs' card
-heights on a side, not the layout's PILE_REGION_CARDS (2): a camera that leans sees the
-pile, nearer to it than the draw piles, larger than their backs (rendered webcam tables: the
-pile's card 1.15-1.33 times the backs' card on 70 of 70; from straight above 1.0), and the
-region must hold a card askew at the size it shows there. At 2 a card laid off-centre
-touched the region's edge and was taken for an arm (vision/NOTEBOOK.md, 7 December)."""
+PROPOSED_PILE_REGION_CARDS = 2.5
+"""A pile region proposed from the table is this many of the backs' card heights on a side,
+not the layout's PILE_REGION_CARDS (2). In the picture (no table plane) a camera that leans
+sees the pile, nearer to it than the draw piles, larger than their backs (rendered webcam
+tables: the pile's card 1.15-1.33 times the backs' card on 70 of 70; from straight above
+1.0), and the region must hold a card askew at the size it shows there: at 2 a card laid
+off-centre touched the region's edge and was taken for an arm. In the table plane the size
+is the pile's own, but the plane from the backs is good to a few per cent only; the same
+margin is kept there (measured so: vision/NOTEBOOK.md, 7 December)."""
 
 MAX_PILE_DISTANCE_CARDS = 2.5
 """The discard pile lies within this many card heights of the point between the draw piles."""
@@ -209,7 +211,7 @@ def propose_camera(image: np.ndarray, players: int,
     angles = seat_angles_deg or default_seat_angles(players, seat0_angle_deg)
     red = [cv2.mean(small, mask=b[2])[:3] for b in backs]
     profile = CameraProfile(
-        pile=square(pile, PICTURE_PILE_REGION_CARDS),
+        pile=square(pile, PROPOSED_PILE_REGION_CARDS),
         draw_piles=(square(draw_centres[0], DRAW_REGION_CARDS),
                     square(draw_centres[1], DRAW_REGION_CARDS)),
         seat_angles_deg=tuple(angles),
