@@ -163,7 +163,7 @@ def test_a_plane_squashed_more_than_any_webcam_leans_is_refused_as_a_misfit():
     assert table_plane_from_backs([squashed]) is None
 
 
-def test_a_pile_region_proposed_in_a_leaning_picture_holds_the_pile_card_off_centre():
+def test_a_proposal_in_a_leaning_picture_sizes_the_pile_and_its_card_for_the_pile():
     """Without the table plane (a table as dark as the backs shows no outline), the pile is
     watched in the picture, where a camera leaning 35 degrees shows the pile's card larger
     than the draw piles' backs: the region still holds it moved 0.2 of its height aside, as
@@ -185,3 +185,6 @@ def test_a_pile_region_proposed_in_a_leaning_picture_holds_the_pile_card_off_cen
     margins = [xs.min() - region.x * sw, (region.x + region.w) * sw - xs.max(),
                ys.min() - region.y * sh, (region.y + region.h) * sh - ys.max()]
     assert min(margins) >= 0.2 * card_px
+    # And the card size the watchers judge cards by is the pile's to within 15 %, not the
+    # backs' (0.8 of it here).
+    assert camera.card_height * sh == pytest.approx(card_px, rel=0.15)
