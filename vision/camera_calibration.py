@@ -182,7 +182,6 @@ def propose_camera(image: np.ndarray, players: int,
         raise CameraCalibrationError(
             f"found {len(backs)} draw pile(s), need 2: put both draw piles (card backs up) in "
             "view, with the discard pile between them, and try again")
-    backs = backs[:2]
     card_h = float(np.median([b[1] for b in backs])) / scale  # full px
     draw_centres = [(b[0][0] / scale, b[0][1] / scale) for b in backs]
     draw_centres.sort()  # left one first

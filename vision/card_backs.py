@@ -35,12 +35,13 @@ OVAL_FIT = 0.75
 """A blob is an oval when it covers its fitted ellipse this well (intersection over union;
 the rendered backs' ovals 0.84-0.96, a red table's stripes and patches 0.18-0.32) ..."""
 
-OVAL_MIN_RED = 0.5
-"""... and at least this share of an oval's pixels are red, the rest the name's yellow (a
-yellow card's digit beside a strip of its yellow field passed for an oval on a dark table)."""
+OVAL_MIN_ASPECT = 0.35
+"""... that ellipse no thinner than this (short axis over long; a camera leaning 35 degrees
+squashes a card a fifth)."""
 
-DRAW_PILE_CANDIDATES = 4
-"""The draw piles are two of this many largest backs found (`draw_pile_backs`)."""
+OVAL_MIN_RED = 0.5
+"""At least this share of an oval's pixels are red, the rest the name's yellow (a
+yellow card's digit beside a strip of its yellow field passed for an oval on a dark table)."""
 
 OVAL_SOLID = 0.8
 """An oval in one piece is solid: its pixels fill this much of its outline (a red card's
@@ -51,9 +52,8 @@ OVAL_SPLIT_GAP = 0.35
 printed deck's name (a real UNO deck's logo, outlined in black and white, crosses the whole
 oval)."""
 
-OVAL_MIN_ASPECT = 0.35
-"""... that ellipse no thinner than this (short axis over long; a camera leaning 35 degrees
-squashes a card a fifth)."""
+DRAW_PILE_CANDIDATES = 4
+"""The draw piles are two of this many largest backs found (`draw_pile_backs`)."""
 
 RING_SCALES = (1.1, 1.15)
 """The back's black is looked for on ellipses this much larger than the oval's, just outside
