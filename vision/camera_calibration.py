@@ -63,8 +63,8 @@ MIN_FACE_EVIDENCE = 0.03
 (a still card scores 0.15-0.4; tables, backs and arms score below 0.015)."""
 
 WHITE_PATCH_PERCENTILE = 97
-"""The face test white-balances the picture so that this percentile of each channel is
-white (`white_balanced`) ..."""
+"""The face test white-balances the picture (`white_balanced`) on its brightest pixels, those
+at this percentile of brightness (their brightest channel) and over ..."""
 
 WHITE_LEAST_COLOURED = 20
 """... taking, of the pixels that bright, the least coloured fifth as white ..."""
