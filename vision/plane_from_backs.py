@@ -237,11 +237,16 @@ def table_plane_from_backs(images: Sequence[np.ndarray]) -> TablePlane | None:
     """The table plane the draw piles' card backs show, pooled over `images` (frames of one
     camera, same size); None when the camera looks straight down (within MIN_LEAN), or when
     the backs seen (MIN_BACKS outlines, in two places at least) do not agree on one plane."""
-    fitted = _backs_plane(images)
+    return _leaning_plane(_backs_plane(images), images[0].shape[:2]) if images else None
+
+
+def _leaning_plane(fitted: tuple[np.ndarray, float] | None, size: tuple[int, int]
+                   ) -> TablePlane | None:
+    """The plane of `fitted` (`_backs_plane`) for a picture of `size` (h, w) when it leans as
+    a camera may (MIN_LEAN to MAX_LEAN), else None."""
     if fitted is None or not MIN_LEAN <= fitted[1] <= MAX_LEAN:
         return None
-    h, w = images[0].shape[:2]
-    return plane_keeping_near_edge(fitted[0], (h, w))
+    return plane_keeping_near_edge(fitted[0], size)
 
 
 def _backs_plane(images: Sequence[np.ndarray]) -> tuple[np.ndarray, float] | None:
@@ -291,10 +296,8 @@ def propose_camera_for_footage(images: Sequence[np.ndarray], players: int,
     card backs show that the camera leans (`table_plane_from_backs`; the profile then has
     `table_plane`), else in the picture; and warnings for the user."""
     fitted = _backs_plane(images)
-    leans = fitted is not None and MIN_LEAN <= fitted[1] <= MAX_LEAN
-    if leans:
-        h, w = images[0].shape[:2]
-        plane = plane_keeping_near_edge(fitted[0], (h, w))
+    plane = _leaning_plane(fitted, images[0].shape[:2]) if images else None
+    if plane is not None:
         try:
             profile, warnings = propose_camera_in_plane(images, plane, players,
                                                         seat0_angle_deg, seat_angles_deg)
