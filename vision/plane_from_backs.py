@@ -33,6 +33,7 @@ from vision.camera_calibration import (
     work_copy,
 )
 from vision.card_backs import DARK_LEVEL, card_backs, draw_pile_backs
+from vision.plane_from_pile import card_height_in, shape_at_pile
 
 CARD_ASPECT = 2 / 3
 """A card's short side over its long side."""
@@ -237,7 +238,10 @@ def table_plane_from_backs(images: Sequence[np.ndarray]) -> TablePlane | None:
     """The table plane the draw piles' card backs show, pooled over `images` (frames of one
     camera, same size); None when the camera looks straight down (within MIN_LEAN), or when
     the backs seen (MIN_BACKS outlines, in two places at least) do not agree on one plane."""
-    return _leaning_plane(_backs_plane(images), images[0].shape[:2]) if images else None
+    if not images:
+        return None
+    size = images[0].shape[:2]
+    return _leaning_plane(_backs_plane(back_outlines(images), size), size)
 
 
 def _leaning_plane(fitted: tuple[np.ndarray, float] | None, size: tuple[int, int]
@@ -249,12 +253,9 @@ def _leaning_plane(fitted: tuple[np.ndarray, float] | None, size: tuple[int, int
     return plane_keeping_near_edge(fitted[0], size)
 
 
-def _backs_plane(images: Sequence[np.ndarray]) -> tuple[np.ndarray, float] | None:
-    """The plane (picture pixels to a plane's) that the backs' outlines agree on, and how
-    much it squashes the picture at its middle (1: seen from straight above); None when
-    there are too few outlines, in one place only, or they do not agree."""
-    if not images:
-        return None
+def back_outlines(images: Sequence[np.ndarray]) -> list[np.ndarray]:
+    """The clean outlines (`back_outline`, picture pixels) of the draw piles' backs in each
+    of `images`."""
     quads = []
     for image in images:
         small, scale = work_copy(image)
@@ -265,17 +266,26 @@ def _backs_plane(images: Sequence[np.ndarray]) -> tuple[np.ndarray, float] | Non
             quad = back_outline(image, full_oval, card_h / scale)
             if quad is not None:
                 quads.append(quad)
+    return quads
+
+
+def _backs_plane(quads: Sequence[np.ndarray], size: tuple[int, int]
+                 ) -> tuple[np.ndarray, float] | None:
+    """The plane (picture pixels to a plane's) that the backs' outlines `quads` in a picture
+    of `size` (h, w) agree on, and how much it squashes the picture at its middle (1: seen
+    from straight above); None when there are too few outlines, in one place only, or they
+    do not agree."""
     if len(quads) < MIN_BACKS:
         return None
     centres = [q.mean(axis=0) for q in quads]
     card = np.linalg.norm(quads[0][2] - quads[0][0])  # about a card's diagonal
     if not any(np.linalg.norm(c - centres[0]) > 2 * card for c in centres):
         return None  # one place only: the perspective cannot be told
-    fitted = fit_plane(quads, images[0].shape[:2])
+    fitted = fit_plane(quads, size)
     if fitted is None or fitted[1] > MAX_RESIDUAL:
         return None
     plane, _ = fitted
-    h, w = images[0].shape[:2]
+    h, w = size
     stretches = np.linalg.svd(_jacobian(plane, (w / 2, h / 2)), compute_uv=False)
     return plane, float(stretches[0] / stretches[1])
 
@@ -295,8 +305,11 @@ def propose_camera_for_footage(images: Sequence[np.ndarray], players: int,
     """The camera section proposed from frames of the table, in the table plane when the
     card backs show that the camera leans (`table_plane_from_backs`; the profile then has
     `table_plane`), else in the picture; and warnings for the user."""
-    fitted = _backs_plane(images)
-    plane = _leaning_plane(fitted, images[0].shape[:2]) if images else None
+    if not images:
+        raise CameraCalibrationError("no picture to calibrate from")
+    backs = back_outlines(images)
+    fitted = _backs_plane(backs, images[0].shape[:2])
+    plane = _leaning_plane(fitted, images[0].shape[:2])
     if plane is not None:
         try:
             profile, warnings = propose_camera_in_plane(images, plane, players,
@@ -309,8 +322,37 @@ def propose_camera_for_footage(images: Sequence[np.ndarray], players: int,
                                                    seat_angles_deg)
     if fitted is not None and fitted[1] < MIN_LEAN:
         return profile, warnings  # seen from straight above: the backs' size is the pile's
-    return profile.model_copy(update={
-        "card_height": round(profile.card_height * PICTURE_CARD_SCALE, 4)}), warnings
+    profile = profile.model_copy(update={
+        "card_height": round(profile.card_height * PICTURE_CARD_SCALE, 4)})
+    return _in_pile_card_shape(images, backs, profile, players, seat0_angle_deg,
+                               seat_angles_deg) or (profile, warnings)
+
+
+def _in_pile_card_shape(images: Sequence[np.ndarray], backs: Sequence[np.ndarray],
+                        picture: CameraProfile, players: int, seat0_angle_deg: float,
+                        seat_angles_deg: tuple[float, ...] | None
+                        ) -> tuple[CameraProfile, list[str]] | None:
+    """The proposal made again in the table's shape at the pile that the cards' outlines
+    show (`vision.plane_from_pile`: the face-up cards on the pile, and the backs' outlines
+    `backs`, which gave no plane), with the pile card's size, for a camera whose backs gave
+    no plane (`picture`: the proposal in the picture); None when the cards show none."""
+    h, w = images[0].shape[:2]
+    pile_centre = (picture.pile.centre()[0] * w, picture.pile.centre()[1] * h)
+    shape = shape_at_pile(images, pile_centre, picture.card_height * h, backs)
+    if shape is None:
+        return None
+    plane = plane_keeping_near_edge(shape[0], (h, w))
+    try:
+        profile, warnings = propose_camera_in_plane(images, plane, players, seat0_angle_deg,
+                                                    seat_angles_deg)
+    except CameraCalibrationError:
+        return None  # the warped frames lost a draw pile: the picture as it is
+    to_plane = np.diag([w, h, 1.0]) @ np.array(plane.homography) @ np.diag([1 / w, 1 / h, 1.0])
+    pile_cards = shape[1]
+    # The pile card's own size where one was outlined; else the backs', seen smaller.
+    card_h = card_height_in(to_plane, pile_cards) if pile_cards else \
+        card_height_in(to_plane, backs) * PICTURE_CARD_SCALE
+    return profile.model_copy(update={"card_height": round(card_h / h, 4)}), warnings
 
 
 PICTURE_CARD_SCALE = 1.15
@@ -324,7 +366,7 @@ quarter, always the same way (vision/NOTEBOOK.md, 7 December)."""
 
 
 LEANING_NOTE = ("the camera leans: the table is watched as if seen from straight above, in "
-                "the plane the draw piles' card backs show")
+                "the plane the cards' outlines show")
 """What a proposal in the table plane tells the user (`bruno calibrate camera`, the review's
 notes)."""
 
