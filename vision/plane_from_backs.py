@@ -304,7 +304,9 @@ def propose_camera_for_footage(images: Sequence[np.ndarray], players: int,
                                ) -> tuple[CameraProfile, list[str]]:
     """The camera section proposed from frames of the table, in the table plane when the
     card backs show that the camera leans (`table_plane_from_backs`; the profile then has
-    `table_plane`), else in the picture; and warnings for the user."""
+    `table_plane`), else in the table's shape at the pile when the cards' outlines show the
+    picture squashes it (`vision.plane_from_pile`), else in the picture; and warnings for
+    the user."""
     if not images:
         raise CameraCalibrationError("no picture to calibrate from")
     backs = back_outlines(images)
