@@ -99,3 +99,16 @@ def test_two_cards_askew_on_the_pile_are_no_card_outline():
     seen, warp = _squeezed(table)
     assert pile_card_outlines(seen, _pile_centre_seen(warp), card_h) == []
     assert shape_at_pile([seen], _pile_centre_seen(warp), card_h) is None
+
+
+def test_the_backs_of_a_squeezed_picture_give_its_plane():
+    # A 640x480 picture of a 16:9 sensor squashes the table by half on top of the lean:
+    # more than a lean alone, and still a camera's picture, not a misfit.
+    table, _ = _table(draw_centres=((0.2, 0.3), (0.8, 0.3)))  # two places, plainly
+    seen, warp = _squeezed(table)
+    plane = table_plane_from_backs([seen])
+    assert plane is not None
+    truth = np.linalg.inv(warp)
+    for at in ((0.5, 0.5), (0.3, 0.3), (0.7, 0.3)):
+        assert np.abs(_shape(_pixels(plane), at, LOOK.size)
+                      - _shape(truth, at, LOOK.size)).max() < 0.05

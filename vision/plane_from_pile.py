@@ -66,6 +66,12 @@ webcam's 640x480 picture may be its 16:9 sensor squeezed, on top of the camera's
 
 CARD_ASPECT = 2 / 3
 
+START_SQUASHES = (0.6, 0.8, 1.0, 1.25, 1.6)
+"""The fit starts from the picture stretched this much down its height (either way)."""
+
+SAME_FIT = 0.005
+"""Fits whose RMS is within this of the best fit's explain the outlines as well."""
+
 
 def pile_card_outlines(image: np.ndarray, pile_centre: tuple[float, float], card_h: float
                        ) -> list[np.ndarray]:
@@ -134,22 +140,39 @@ def table_shape(outlines: Sequence[np.ndarray]) -> tuple[np.ndarray, float] | No
         return np.concatenate([(first * second).sum(axis=1) / (n1 * n2),
                                np.minimum(n1, n2) / np.maximum(n1, n2) - CARD_ASPECT])
 
-    params = np.array([0.0, 1.0])
-    for _ in range(30):
-        r = residuals(params)
-        jacobian = np.empty((len(r), 2))
-        for k in range(2):
-            step = np.zeros(2)
-            step[k] = 1e-6
-            jacobian[:, k] = (residuals(params + step) - r) / 1e-6
-        move = np.linalg.lstsq(jacobian, -r, rcond=None)[0]
-        params = params + move
-        if np.abs(move).max() < 1e-9:
-            break
-    b, d = params
-    if not np.isfinite(params).all() or d <= 0 or d < b * b:
+    def refined(params: np.ndarray) -> np.ndarray:
+        for _ in range(30):
+            r = residuals(params)
+            jacobian = np.empty((len(r), 2))
+            for k in range(2):
+                step = np.zeros(2)
+                step[k] = 1e-6
+                jacobian[:, k] = (residuals(params + step) - r) / 1e-6
+            move = np.linalg.lstsq(jacobian, -r, rcond=None)[0]
+            params = params + move
+            if not np.isfinite(params).all() or np.abs(move).max() < 1e-9:
+                break
+        return params
+
+    # From several squashes: a card squashed past square turns its long side, and from the
+    # identity alone the fit may end at a card turned the other way.
+    fits = [refined(np.array([0.0, d0])) for d0 in START_SQUASHES]
+    fits = [(p, float(np.sqrt((residuals(p) ** 2).mean()))) for p in fits
+            if np.isfinite(p).all() and p[1] > 0 and p[1] >= p[0] ** 2]
+    if not fits:
         return None
-    return np.array([[1.0, b], [b, d]]), float(np.sqrt((residuals(params) ** 2).mean()))
+    # Of the fits as good as the best, the mildest: one outline is made a 2:3 rectangle by
+    # more than one map (its long side either way).
+    best = min(rms for _, rms in fits)
+    (b, d), rms = min((f for f in fits if f[1] <= best + SAME_FIT),
+                      key=lambda f: _squash(np.array([[1.0, f[0][0]], [f[0][0], f[0][1]]])))
+    return np.array([[1.0, b], [b, d]]), rms
+
+
+def _squash(linear: np.ndarray) -> float:
+    """How much `linear` (2x2) squashes: the ratio of its two stretches."""
+    stretches = np.linalg.svd(linear, compute_uv=False)
+    return float(stretches[0] / stretches[1])
 
 
 def _clockwise(quad: np.ndarray) -> np.ndarray:
@@ -171,8 +194,7 @@ def shape_at_pile(images: Sequence[np.ndarray], pile_centre: tuple[float, float]
     if fitted is None or fitted[1] > MAX_RESIDUAL:
         return None
     linear, _ = fitted
-    stretches = np.linalg.svd(linear, compute_uv=False)
-    if not MIN_LEAN <= stretches[0] / stretches[1] <= MAX_LEAN:
+    if not MIN_LEAN <= _squash(linear) <= MAX_LEAN:
         return None
     pixels = np.eye(3)
     pixels[:2, :2] = linear
