@@ -33,7 +33,7 @@ from vision.camera_calibration import (
     work_copy,
 )
 from vision.card_backs import DARK_LEVEL, card_backs, draw_pile_backs
-from vision.plane_from_pile import card_height_in, shape_at_pile, table_shape
+from vision.plane_from_pile import card_height_in, shape_at_pile
 
 CARD_ASPECT = 2 / 3
 """A card's short side over its long side."""
@@ -204,40 +204,13 @@ def fit_plane(quads: Sequence[np.ndarray], image_size: tuple[int, int]
               ) -> tuple[np.ndarray, float] | None:
     """(3x3 map of picture pixels to the table plane, up to a turn and a scale; RMS of the
     residuals) that makes every card back's outline in `quads` (picture pixels) a 2:3
-    rectangle of one size; None when the map it ends at would turn the picture over (the
-    caller judges the RMS).
-
-    Levenberg-Marquardt from the plane without perspective that the outlines' shapes alone
-    give (`plane_from_pile.table_shape`), and from a camera straight above, whose fit is
-    taken only where it leaves clearly less (CLEARLY_BETTER) unexplained. Two backs side by
-    side at one depth leave a perspective and a squash nearly alike to them: from straight
-    above alone, a picture squashed to 0.6 of its height was fitted as a perspective
-    squashing it 1.41, a third less of the squared residual than the squash itself left."""
+    rectangle of one size (Levenberg-Marquardt from a camera straight above); None when the
+    map it ends at would turn the picture over (the caller judges the RMS)."""
     h, w = image_size
     to_normal = np.array([[1 / w, 0, -0.5], [0, 1 / w, -0.5 * h / w], [0, 0, 1]])
     corners = np.stack([_ordered(np.asarray(q, np.float64)) for q in quads])
     normal = corners @ to_normal[:2, :2].T + to_normal[:2, 2]
-    params, cost = _refined(np.array([0.0, 1.0, 0.0, 0.0]), normal)
-    shape = table_shape(quads)
-    if shape is not None:
-        unsquashed = _refined(np.array([shape[0][0, 1], shape[0][1, 1], 0.0, 0.0]), normal)
-        if cost >= CLEARLY_BETTER * unsquashed[1]:
-            params, cost = unsquashed
-    b, d, g, hh = params
-    if d <= 0 or d < b * b:
-        return None  # not a map that keeps the picture's sense
-    plane = np.array([[1.0, b, 0.0], [b, d, 0.0], [g, hh, 1.0]]) @ to_normal
-    return plane, float(np.sqrt(cost / len(_residuals(params, normal))))
-
-
-CLEARLY_BETTER = 0.5
-"""The fit from straight above is taken over the one from the outlines' shapes only where it
-leaves less than this share of the other's squared residual."""
-
-
-def _refined(params: np.ndarray, normal: np.ndarray) -> tuple[np.ndarray, float]:
-    """(the plane map's parameters, the sum of squared residuals) after Levenberg-Marquardt
-    from `params` for the outlines `normal` (normalised picture coordinates)."""
+    params = np.array([0.0, 1.0, 0.0, 0.0])
     damping = 1e-3
     cost = float((_residuals(params, normal) ** 2).sum())
     for _ in range(50):
@@ -258,7 +231,11 @@ def _refined(params: np.ndarray, normal: np.ndarray) -> tuple[np.ndarray, float]
                 break
         else:
             damping *= 5
-    return params, cost
+    b, d, g, hh = params
+    if d <= 0 or d < b * b:
+        return None  # not a map that keeps the picture's sense
+    plane = np.array([[1.0, b, 0.0], [b, d, 0.0], [g, hh, 1.0]]) @ to_normal
+    return plane, float(np.sqrt(cost / len(_residuals(params, normal))))
 
 
 def table_plane_from_backs(images: Sequence[np.ndarray]) -> TablePlane | None:
