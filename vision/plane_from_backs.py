@@ -62,8 +62,8 @@ MAX_LEAN = 1.6
 """... and one squashed more than this is a misfit, not a camera: a webcam leaning 35 degrees
 squashes the table by about 1.2, one leaning past 40 sees too little of it to referee, and
 a 640x480 picture squeezed from a 16:9 sensor adds a third (1.45-1.53 on rendered webcam
-games; every plane the backs of two piles gave between 1.3 and 1.6, four games, was the
-renderer's to within 3 %). (Two backs' corners off by a pixel can make a plane that fits
+games; every plane the backs of two piles gave between 1.3 and 1.6, nine games, was the
+renderer's to within 3.5 %). (Two backs' corners off by a pixel can make a plane that fits
 them and not the table: the fits of one pile alone squashed 1.4-3.0 where the truth was
 1.11-1.49, and are refused for being in one place.)"""
 

@@ -36,8 +36,8 @@ WHITE_OF_PAPER = 0.65
 """... and at least this share of the paper's brightness (the window's 99th percentile)."""
 
 OUTLINE_AREA_CARDS = (0.4, 2.0)
-"""An outline's area, in card areas of the size the draw piles' backs give (which a leaning
-camera sees smaller than the pile's, vision.plane_from_backs.PICTURE_CARD_SCALE)."""
+"""An outline's area, in card areas of the size the proposal in the picture takes (the
+backs' times vision.plane_from_backs.PICTURE_CARD_SCALE, within 15 % of the pile card's)."""
 
 MIN_HULL_IN_QUAD = 0.93
 """The white blob's convex hull must fill its four-sided outline this well: a fan of two
@@ -55,7 +55,7 @@ rendered webcam games whose piles were both outlined)."""
 
 MIN_LEAN = 1.25
 """A table squashed less than this is watched as the picture shows it: the card reader
-copes with it. (On the 24 rendered 16:9 webcam games of five development sets, squashed
+copes with it. (On the 21 rendered 16:9 webcam games of five development sets, squashed
 1.10-1.13 at the pile, the picture was read as well as the table's shape (7 cards wrong
 either way; two plays more found, five more phantoms); on two 640x480 games squashed 1.5,
 16 cards wrong became 4. vision/NOTEBOOK.md, 7 December, nineteenth session.)"""
