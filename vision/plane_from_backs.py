@@ -33,10 +33,13 @@ from vision.camera_calibration import (
     work_copy,
 )
 from vision.card_backs import DARK_LEVEL, card_backs, draw_pile_backs
-from vision.plane_from_pile import card_height_in, shape_at_pile
-
-CARD_ASPECT = 2 / 3
-"""A card's short side over its long side."""
+from vision.plane_from_pile import (
+    card_height_in,
+    clockwise,
+    opposite_sides_agree,
+    rectangle_errors,
+    shape_at_pile,
+)
 
 OUTLINE_REACH_CARDS = 0.8
 """A back's black outline is looked for this many card heights round its oval's centre (a
@@ -45,9 +48,6 @@ card's half diagonal is 0.6)."""
 MIN_QUAD_FIT = 0.9
 """The four corners' outline must cover this fraction of the back's black-and-red blob, and
 the blob this fraction of the outline (a back merged with something dark is no card)."""
-
-PARALLEL_TOLERANCE = 0.12
-"""Opposite sides of a back's outline differ in length by at most this fraction."""
 
 MIN_BACKS = 2
 """Back outlines needed (pooled over the frames), in two places at least: the two draw piles
@@ -134,11 +134,7 @@ def _outline_quad(blob: np.ndarray, in_oval: np.ndarray) -> np.ndarray | None:
     both = float((outline & blob).sum())
     if both < MIN_QUAD_FIT * blob.sum() or both < MIN_QUAD_FIT * outline.sum():
         return None
-    sides = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
-    for a, b in ((sides[0], sides[2]), (sides[1], sides[3])):
-        if abs(a - b) > PARALLEL_TOLERANCE * max(a, b):
-            return None
-    return quad
+    return quad if opposite_sides_agree(quad) else None
 
 
 def _sides_refined(quad: np.ndarray, contour: np.ndarray) -> np.ndarray | None:
@@ -172,9 +168,7 @@ def _sides_refined(quad: np.ndarray, contour: np.ndarray) -> np.ndarray | None:
 
 def _ordered(quad: np.ndarray) -> np.ndarray:
     """The corners clockwise on the picture (y down), the one nearest its top-left first."""
-    centre = quad.mean(axis=0)
-    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
-    quad = quad[np.argsort(angles)]
+    quad = clockwise(quad)
     return np.roll(quad, -int(np.argmin(quad.sum(axis=1))), axis=0)
 
 
@@ -190,13 +184,7 @@ def _mapped(params: np.ndarray, points: np.ndarray) -> np.ndarray:
 def _residuals(params: np.ndarray, quads: np.ndarray) -> np.ndarray:
     """For each card: how far its mapped outline is from a rectangle (the cosine of its
     corner) and from 2:3; and how far its size is from the cards' mean."""
-    mapped = _mapped(params, quads)
-    first = ((mapped[:, 1] - mapped[:, 0]) + (mapped[:, 2] - mapped[:, 3])) / 2
-    second = ((mapped[:, 3] - mapped[:, 0]) + (mapped[:, 2] - mapped[:, 1])) / 2
-    n1, n2 = np.linalg.norm(first, axis=1), np.linalg.norm(second, axis=1)
-    corner = (first * second).sum(axis=1) / (n1 * n2)
-    aspect = np.minimum(n1, n2) / np.maximum(n1, n2) - CARD_ASPECT
-    size = np.maximum(n1, n2)
+    corner, aspect, size = rectangle_errors(_mapped(params, quads))
     return np.concatenate([corner, aspect, size / size.mean() - 1])
 
 

@@ -44,7 +44,8 @@ MIN_HULL_IN_QUAD = 0.93
 cards, or a card and its neighbour's corner, is no parallelogram."""
 
 PARALLEL_TOLERANCE = 0.12
-"""Opposite sides of an outline differ in length by at most this fraction."""
+"""Opposite sides of a card's outline (a face's here, a back's in vision.plane_from_backs)
+differ in length by at most this fraction."""
 
 MAX_RESIDUAL = 0.07
 """The fitted shape must make every outline a 2:3 rectangle to within this (RMS of the
@@ -65,6 +66,7 @@ MAX_LEAN = 1.8
 webcam's 640x480 picture may be its 16:9 sensor squeezed, on top of the camera's lean."""
 
 CARD_ASPECT = 2 / 3
+"""A card's short side over its long side."""
 
 START_SQUASHES = (0.6, 0.8, 1.0, 1.25, 1.6)
 """The fit starts from the picture stretched this much down its height (either way)."""
@@ -114,11 +116,26 @@ def _parallelogram(contour: np.ndarray, card_area: float, size: tuple[int, int]
                            ensure_convex=True).reshape(-1, 2).astype(np.float64)
     if len(quad) != 4 or area < MIN_HULL_IN_QUAD * cv2.contourArea(quad.astype(np.float32)):
         return None
+    return quad if opposite_sides_agree(quad) else None
+
+
+def opposite_sides_agree(quad: np.ndarray) -> bool:
+    """Do the opposite sides of `quad` (4x2, in order round it) differ in length by at most
+    PARALLEL_TOLERANCE?"""
     sides = [np.linalg.norm(quad[(i + 1) % 4] - quad[i]) for i in range(4)]
-    if any(abs(a - b) > PARALLEL_TOLERANCE * max(a, b)
-           for a, b in ((sides[0], sides[2]), (sides[1], sides[3]))):
-        return None
-    return quad
+    return all(abs(a - b) <= PARALLEL_TOLERANCE * max(a, b)
+               for a, b in ((sides[0], sides[2]), (sides[1], sides[3])))
+
+
+def rectangle_errors(mapped: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each outline of `mapped` (n x 4 x 2, corners in order round it): the cosine of its
+    corner (0 for a rectangle), its short side over its long one less CARD_ASPECT, and its
+    long side (opposite sides averaged)."""
+    first = ((mapped[:, 1] - mapped[:, 0]) + (mapped[:, 2] - mapped[:, 3])) / 2
+    second = ((mapped[:, 3] - mapped[:, 0]) + (mapped[:, 2] - mapped[:, 1])) / 2
+    n1, n2 = np.linalg.norm(first, axis=1), np.linalg.norm(second, axis=1)
+    return ((first * second).sum(axis=1) / (n1 * n2),
+            np.minimum(n1, n2) / np.maximum(n1, n2) - CARD_ASPECT, np.maximum(n1, n2))
 
 
 def table_shape(outlines: Sequence[np.ndarray]) -> tuple[np.ndarray, float] | None:
@@ -127,18 +144,14 @@ def table_shape(outlines: Sequence[np.ndarray]) -> tuple[np.ndarray, float] | No
     would turn the picture over."""
     if not outlines:
         return None
-    quads = np.stack([_clockwise(q) for q in outlines])
+    quads = np.stack([clockwise(q) for q in outlines])
     quads = quads - quads.mean(axis=1, keepdims=True)
     quads /= np.abs(quads).max()
 
     def residuals(params: np.ndarray) -> np.ndarray:
         b, d = params
-        mapped = quads @ np.array([[1.0, b], [b, d]]).T
-        first = (mapped[:, 1] - mapped[:, 0] + mapped[:, 2] - mapped[:, 3]) / 2
-        second = (mapped[:, 3] - mapped[:, 0] + mapped[:, 2] - mapped[:, 1]) / 2
-        n1, n2 = np.linalg.norm(first, axis=1), np.linalg.norm(second, axis=1)
-        return np.concatenate([(first * second).sum(axis=1) / (n1 * n2),
-                               np.minimum(n1, n2) / np.maximum(n1, n2) - CARD_ASPECT])
+        corner, aspect, _ = rectangle_errors(quads @ np.array([[1.0, b], [b, d]]).T)
+        return np.concatenate([corner, aspect])
 
     def refined(params: np.ndarray) -> np.ndarray:
         for _ in range(30):
@@ -175,7 +188,7 @@ def _squash(linear: np.ndarray) -> float:
     return float(stretches[0] / stretches[1])
 
 
-def _clockwise(quad: np.ndarray) -> np.ndarray:
+def clockwise(quad: np.ndarray) -> np.ndarray:
     """The corners in order round the outline (clockwise on the picture)."""
     centre = quad.mean(axis=0)
     return quad[np.argsort(np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0]))]
@@ -205,7 +218,7 @@ def card_height_in(pixels: np.ndarray, outlines: Sequence[np.ndarray]) -> float:
     """The median long side of `outlines` (picture px) mapped by `pixels` (3x3)."""
     sides = []
     for quad in outlines:
-        mapped = cv2.perspectiveTransform(np.float32(_clockwise(quad)).reshape(-1, 1, 2),
+        mapped = cv2.perspectiveTransform(np.float32(clockwise(quad)).reshape(-1, 1, 2),
                                           pixels).reshape(4, 2)
         sides.append(max(np.linalg.norm(mapped[1] - mapped[0]),
                          np.linalg.norm(mapped[2] - mapped[1])))
