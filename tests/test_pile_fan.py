@@ -14,7 +14,6 @@ import pytest
 from evaluation.multi_card_plays import CASES, case_scenario
 from vision.card_readers import TruthReader
 from vision.pile_fan import (
-    READ_PAD,
     CardRect,
     _one_card_explains,
     _takes_depth,
@@ -22,7 +21,6 @@ from vision.pile_fan import (
     split_fan,
     top_card,
 )
-from vision.pile_watcher import READ_PAD_CARDS
 
 from table_helpers import of_kind, watch
 
@@ -154,10 +152,6 @@ def test_a_reader_that_knows_no_depth_reads_the_crop_alone():
         return None
 
     assert _takes_depth(TruthReader([])) and not _takes_depth(plain)
-
-
-def test_the_fan_reads_its_cards_with_the_watchers_margin():
-    assert READ_PAD == READ_PAD_CARDS
 
 
 @pytest.mark.parametrize(("case", "seed"), [

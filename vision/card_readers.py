@@ -11,7 +11,7 @@ from collections.abc import Iterable
 import cv2
 import numpy as np
 
-from vision.pile_watcher import READ_PAD_CARDS, CardReading
+from vision.pile_cards import READ_PAD_CARDS, CardReading
 
 
 class CardModelMissing(Exception):

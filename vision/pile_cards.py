@@ -1,12 +1,31 @@
-"""A card the pile watcher confirmed, the readings of cards and how sure an unseen one must
-read: kept apart so that the watcher and its mixins (`vision.pile_same_hand`,
-`vision.pile_fan`) can all use them without importing each other."""
+"""A card the pile watcher confirmed, the readings of cards, how sure an unseen one must read
+and how a card is cut out for the reader: kept apart so that the watcher and its mixins
+(`vision.pile_same_hand`, `vision.pile_fan`) can all use them without importing each other."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
+
+READ_PAD_CARDS = 0.15
+"""The crop given to the reader is the card's patch turned square to the image, with this
+fraction of its size added on each side: the reader may read the patch itself as the card, or
+find the card's outline in the crop (the locator needs some table around a card)."""
+
+READ_CARD_PX = 175.0
+"""The crop is cut at the scale where a card's long side is this many pixels, whatever the
+camera's resolution or the table plane's. The reader's locator smooths and closes with fixed
+5-pixel kernels, so one crop read at different scales gave different cards (webcam game 561
+at 6.6 s, a y_7: y_4 at 0.80 at the proposed plane's scale, y_7 at 0.99 at twice it, 0.41 at
+three times it). Chosen on the reader crops of webcam sets 461 and 481, scaled and read again:
+from the renderer's plane 84.6 % read right as cut, 86.4 % at 230 pixels long (82.6 % at 169,
+85.5 % at 260); from the proposed plane 76.9 % as cut, 78.4 % at 200 and 78.9 % at 260 (75.7 %
+at 160). A crop 230 pixels long holds a card of 177. End to end, cards right on the five
+development sets: 872 -> 880 in the renderer's plane, 807 -> 818 without a profile; blind
+games 591-602 without a profile 335 -> 344. A 1280x720 overhead camera's card is 130 pixels
+long (the demo reviews as fast and rules the same)."""
 
 
 @dataclass
@@ -104,3 +123,17 @@ REST_MATCH = 0.6
 """A past frame shows a card at rest when this fraction of its patch matches (a lingering
 hand may cover a third of it): the pile watcher's rest time, and how much of a card a hand may
 still cover when it is seen at rest (`vision.pile_landing`)."""
+
+
+def card_view(frame, centre: tuple[float, float], size: tuple[float, float], angle_deg: float,
+              card_long_px: float) -> np.ndarray:
+    """The reader's crop of a card's patch (`size` (w, h) about `centre`, turned `angle_deg`,
+    in full-resolution pixels of `frame`, a `vision.frames.Frame`): turned square to the image,
+    with a margin of READ_PAD_CARDS of its size, scaled so that a card `card_long_px` long
+    there is READ_CARD_PX long in the crop."""
+    scale = READ_CARD_PX / max(card_long_px, 1.0)
+    w = max(8, round(size[0] * scale * (1 + 2 * READ_PAD_CARDS)))
+    h = max(8, round(size[1] * scale * (1 + 2 * READ_PAD_CARDS)))
+    turn = cv2.getRotationMatrix2D(centre, angle_deg, scale)
+    turn[:, 2] += (w / 2 - centre[0], h / 2 - centre[1])
+    return frame.patch(turn, (w, h))

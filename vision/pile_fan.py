@@ -48,7 +48,7 @@ import numpy as np
 
 from referee.cards import Card
 from referee.events import CardPlayed
-from vision.pile_cards import UNSEEN_READ_SURE, gap_s, vote_readings
+from vision.pile_cards import UNSEEN_READ_SURE, card_view, gap_s, vote_readings
 from vision.pile_shapes import CHANGE_L1, grown, iou, matches
 from vision.pixels import l1_distance
 
@@ -687,13 +687,9 @@ class FanCards:
         x0, y0 = self.region_px[:2]
         scale = self.full_scale
         cx, cy = under.rect.centre
-        centre = ((cx + x0) * scale, (cy + y0) * scale)
         long_px = under.rect.long_px * scale
-        w = max(8, round(long_px * (1 + 2 * READ_PAD)))
-        h = max(8, round(long_px * 2 / 3 * (1 + 2 * READ_PAD)))
-        turn = cv2.getRotationMatrix2D(centre, under.rect.angle_deg, 1.0)
-        turn[:, 2] += (w / 2 - centre[0], h / 2 - centre[1])
-        view = frame.patch(turn, (w, h))
+        view = card_view(frame, ((cx + x0) * scale, (cy + y0) * scale),
+                         (long_px, long_px * 2 / 3), under.rect.angle_deg, long_px)
         if not _takes_depth(self.read_card):
             return self.read_card(view, frame.t_s)  # a reader of the crop alone
         return self.read_card(view, frame.t_s, depth=under.depth)
@@ -725,6 +721,3 @@ def _takes_depth(reader) -> bool:
         return False
     return any(p.name == "depth" or p.kind is p.VAR_KEYWORD for p in parameters)
 
-
-READ_PAD = 0.15
-"""The pile watcher's READ_PAD_CARDS (the margin of a reader's crop; a test keeps them one)."""

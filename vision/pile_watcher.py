@@ -58,6 +58,7 @@ from vision.pile_cards import (
     UNSEEN_READ_SURE,
     CardReading,
     PlayedCard,
+    card_view,
     gap_s,
     guessed_confidence,
     vote_readings,
@@ -324,11 +325,6 @@ goes with the hand is no card: the still middle of a plain sleeve lying across t
 ends moving, its middle unchanged from frame to frame) is card-shaped under a reach for a draw
 pile, and then the pile shows as before (rendered webcam game 304 of the family's first
 version, 3.0 s: 0.0; on its games 301-306 every real card kept at least 0.46)."""
-
-READ_PAD_CARDS = 0.15
-"""The crop given to the reader is the card's patch turned square to the image, with this
-fraction of its size added on each side: the reader may read the patch itself as the card, or
-find the card's outline in the crop (the locator needs some table around a card)."""
 
 READ_MIN_CARDS = 1.3
 """... and, unless the patch is one card's size, at least this many cards' size (long side
@@ -1122,7 +1118,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
                 rw, rh = max(rw, short_side), max(rh, long_side)
         readings = []
         for frame in frames:
-            view = _card_view(frame, (cx, cy), (rw, rh), angle)
+            view = card_view(frame, (cx, cy), (rw, rh), angle, card_long)
             reading = self.read_card(view, frame.t_s)
             if reading is not None:
                 readings.append(reading)
@@ -1133,16 +1129,3 @@ def _bar(played: PlayedCard, sure: float) -> float:
     """How sure the reading of a change must be to make it a play whatever else is known of
     it: the game's bar `sure`, or UNSEEN_READ_SURE when no arm was seen bringing it."""
     return sure if played.seat is not None else max(sure, UNSEEN_READ_SURE)
-
-
-def _card_view(frame: Frame, centre: tuple[float, float], size: tuple[float, float],
-               angle_deg: float) -> np.ndarray:
-    """The new card's patch turned square to the image and cut out with a margin of
-    READ_PAD_CARDS of its size: the reader sees the new card, and little of those under it."""
-    w = max(8, round(size[0] * (1 + 2 * READ_PAD_CARDS)))
-    h = max(8, round(size[1] * (1 + 2 * READ_PAD_CARDS)))
-    turn = cv2.getRotationMatrix2D(centre, angle_deg, 1.0)
-    turn[:, 2] += (w / 2 - centre[0], h / 2 - centre[1])
-    return frame.patch(turn, (w, h))
-
-
