@@ -685,6 +685,8 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         waiting = self.waiting
         assert waiting is not None
         if frame.t_s - waiting.confirmed_t > self.read_wait_s:
+            if not waiting.readings:
+                waiting.fallback = self._read_at_last(waiting, frame, arms)
             return self._settle_waiting()
         if self._arm_over(arms):
             seat = waiting.played.seat
@@ -722,6 +724,25 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         if waiting.clean_frames >= READ_FRAMES:
             return self._settle_waiting()
         return []
+
+    def _read_at_last(self, waiting: _WaitingRead, frame: Frame, arms: list[Arm]
+                      ) -> CardReading | None:
+        """A card no clean frame showed in READ_WAIT_S: read from the frames it was confirmed
+        in, where the hand that laid it often still covered part of it, and, when no hand is
+        over the pile now, nothing else waits to be confirmed and the card lies still, from
+        this frame too; the surer reading. (The hand that left was taken into the reference
+        with the card, so the card it uncovered no longer looks as it did when confirmed, and
+        `_covered` held every later frame back: webcam game 481 at 1.0 s, a y_9 read y_8 from
+        under a finger. Five development sets and the blind 591-602 without a profile: cards
+        right 818 -> 821, nothing else changed; in the renderer's plane, 461 and 561 as
+        before.)"""
+        readings = [waiting.fallback or self._read(waiting.played.hull, waiting.frames)]
+        places = self._whole_card(waiting.played)
+        if not self._arm_over(arms) and not self._card_pending() and self.moving is not None \
+                and self.moving[places[0]].mean() <= MAX_MOVING_IN_CARD:
+            readings += [self._read(place, [frame]) for place in places]
+        return max((r for r in readings if r is not None), key=lambda r: r.confidence,
+                   default=None)
 
     def _card_pending(self) -> bool:
         """Is there a card-shaped patch at rest that differs from the reference (a card not yet
