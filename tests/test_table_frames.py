@@ -156,14 +156,17 @@ def _card_like_video(path, size=(360, 640)) -> None:
         container.mux(stream.encode())
 
 
-@pytest.mark.parametrize("centre, angle", [((245.0, 160.0), 20.0), ((630.0, 30.0), -35.0)])
+@pytest.mark.parametrize("centre, angle, scale", [
+    ((245.0, 160.0), 20.0, 1.0), ((630.0, 30.0), -35.0, 1.0),
+    # The pile watcher cuts its reader's crops at one card size (vision.pile_cards.card_view).
+    ((245.0, 160.0), 20.0, 2.2), ((245.0, 160.0), -10.0, 0.7)])
 def test_a_patch_of_a_video_frame_converts_only_its_part_and_matches_the_whole(tmp_path, centre,
-                                                                               angle):
+                                                                               angle, scale):
     import cv2
 
     path = tmp_path / "cards.mp4"
     _card_like_video(path)
-    turn = cv2.getRotationMatrix2D(centre, angle, 1.0)
+    turn = cv2.getRotationMatrix2D(centre, angle, scale)
     turn[:, 2] += (70 - centre[0], 90 - centre[1])
     cut_from = next(iter(read_video(path)))
     cut = cut_from.patch(turn, (140, 180))
