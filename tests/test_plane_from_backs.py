@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 
 from calibration.camera import DEFAULT_SEAT0_ANGLE_DEG, load_camera_profile
-from calibration.layout import TableLayout
+from calibration.layout import PILE_REGION_CARDS, TableLayout
 from synth.webcam import WebcamLook
+from vision.camera_calibration import PROPOSED_PILE_REGION_CARDS, propose_camera
 from vision.plane_from_backs import (
     _jacobian,
     _leaning_plane,
@@ -140,6 +141,21 @@ def test_the_proposal_for_a_leaning_camera_is_made_in_the_plane():
     assert left.centre()[1] == pytest.approx(right.centre()[1], abs=0.03)
     straight, _ = propose_camera_for_footage([table], 4, DEFAULT_SEAT0_ANGLE_DEG, None)
     assert straight.table_plane is None
+
+
+def test_in_the_plane_the_pile_region_is_the_layouts_in_the_picture_wider():
+    """In the plane the pile's card shows at the backs' size: its region is PILE_REGION_CARDS
+    card heights on a side, as a calibrated plane's; in a picture that leans, wider."""
+    table, _ = _table()
+    seen, _ = _seen(table)
+    in_plane, _ = propose_camera_for_footage([seen], 4, DEFAULT_SEAT0_ANGLE_DEG, None)
+    (ph, pw) = in_plane.table_plane.size
+    side_px = in_plane.pile.h * ph
+    assert side_px == pytest.approx(PILE_REGION_CARDS * in_plane.card_height * ph, rel=0.03)
+    assert in_plane.pile.w * pw == pytest.approx(side_px, rel=0.03)  # a square
+    in_picture, _ = propose_camera(seen, 4)
+    assert in_picture.pile.h == pytest.approx(
+        PROPOSED_PILE_REGION_CARDS * in_picture.card_height, rel=0.03)
 
 
 def test_bruno_calibrate_camera_finds_the_plane_of_a_leaning_camera_by_itself(tmp_path):

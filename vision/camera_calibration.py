@@ -31,14 +31,18 @@ WORK_WIDTH_PX = 640
 """The picture is searched at this width (backs are large, fine detail is not needed)."""
 
 PROPOSED_PILE_REGION_CARDS = 2.5
-"""A pile region proposed from the table is this many of the backs' card heights on a side,
+"""A pile region proposed in the picture is this many of the backs' card heights on a side,
 not the layout's PILE_REGION_CARDS (2). In the picture (no table plane) a camera that leans
 sees the pile, nearer to it than the draw piles, larger than their backs (rendered webcam
 tables: the pile's card 1.15-1.33 times the backs' card on 70 of 70; from straight above
 1.0), and the region must hold a card askew at the size it shows there: at 2 a card laid
-off-centre touched the region's edge and was taken for an arm. In the table plane the size
-is the pile's own, but the plane from the backs is good to a few per cent only; the same
-margin is kept there (measured so: vision/NOTEBOOK.md, 7 December)."""
+off-centre touched the region's edge and was taken for an arm. In the table plane the pile's
+card is the backs' size, and the region is the layout's (`propose_camera_in_plane`): with 2.5
+there, an arm resting 1.4 card heights from the pile counted as over it, and the card under
+the laying hand's finger waited for a clean frame until its reading's wait ran out (webcam
+game 481 at 1.0 s). Six webcam sets without a profile (42 games, 24 of them proposed with a
+plane): plays the same (1,260), phantoms 34 -> 30, seats 1,210 -> 1,214, cards right
+1,165 -> 1,174 (vision/NOTEBOOK.md, 7 December, twentieth session)."""
 
 MAX_PILE_DISTANCE_CARDS = 2.5
 """The discard pile lies within this many card heights of the point between the draw piles."""
@@ -403,5 +407,10 @@ def propose_camera_in_plane(images: Sequence[np.ndarray], plane: TablePlane, pla
     flat = [rectify(frame_from_image(image, 0.0)).full() for image in images]
     profile, warnings = propose_camera_from_frames(flat, players, seat0_angle_deg,
                                                    seat_angles_deg)
-    return profile.model_copy(update={"table_plane": plane,
-                                      "image_size": images[0].shape[:2]}), warnings
+    # In the plane the pile's card shows at the backs' size: the layout's region, as a
+    # calibrated plane has it, not the picture's wider one (PROPOSED_PILE_REGION_CARDS).
+    shrink = PILE_REGION_CARDS / PROPOSED_PILE_REGION_CARDS
+    (cx, cy), pile = profile.pile.centre(), profile.pile
+    return profile.model_copy(update={
+        "pile": Region.around(cx, cy, pile.w * shrink, pile.h * shrink),
+        "table_plane": plane, "image_size": images[0].shape[:2]}), warnings
