@@ -737,10 +737,10 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         right 818 -> 821, nothing else changed; in the renderer's plane, 461 and 561 as
         before.)"""
         readings = [waiting.fallback or self._read(waiting.played.hull, waiting.frames)]
-        places = self._whole_card(waiting.played)
-        if not self._arm_over(arms) and not self._card_pending() and self.moving is not None \
-                and self.moving[places[0]].mean() <= MAX_MOVING_IN_CARD:
-            readings += [self._read(place, [frame]) for place in places]
+        if not self._arm_over(arms) and not self._card_pending() and self.moving is not None:
+            places = self._whole_card(waiting.played)
+            if self.moving[places[0]].mean() <= MAX_MOVING_IN_CARD:
+                readings += [self._read(place, [frame]) for place in places]
         return max((r for r in readings if r is not None), key=lambda r: r.confidence,
                    default=None)
 

@@ -39,6 +39,7 @@ from vision.plane_from_pile import (
     opposite_sides_agree,
     rectangle_errors,
     shape_at_pile,
+    squash,
 )
 
 OUTLINE_REACH_CARDS = 0.8
@@ -278,8 +279,7 @@ def _backs_plane(quads: Sequence[np.ndarray], size: tuple[int, int]
         return None
     plane, _ = fitted
     h, w = size
-    stretches = np.linalg.svd(_jacobian(plane, (w / 2, h / 2)), compute_uv=False)
-    return plane, float(stretches[0] / stretches[1])
+    return plane, squash(_jacobian(plane, (w / 2, h / 2)))
 
 
 def _jacobian(plane: np.ndarray, at: tuple[float, float]) -> np.ndarray:

@@ -178,11 +178,11 @@ def table_shape(outlines: Sequence[np.ndarray]) -> tuple[np.ndarray, float] | No
     # more than one map (its long side either way).
     best = min(rms for _, rms in fits)
     (b, d), rms = min((f for f in fits if f[1] <= best + SAME_FIT),
-                      key=lambda f: _squash(np.array([[1.0, f[0][0]], [f[0][0], f[0][1]]])))
+                      key=lambda f: squash(np.array([[1.0, f[0][0]], [f[0][0], f[0][1]]])))
     return np.array([[1.0, b], [b, d]]), rms
 
 
-def _squash(linear: np.ndarray) -> float:
+def squash(linear: np.ndarray) -> float:
     """How much `linear` (2x2) squashes: the ratio of its two stretches."""
     stretches = np.linalg.svd(linear, compute_uv=False)
     return float(stretches[0] / stretches[1])
@@ -207,7 +207,7 @@ def shape_at_pile(images: Sequence[np.ndarray], pile_centre: tuple[float, float]
     if fitted is None or fitted[1] > MAX_RESIDUAL:
         return None
     linear, _ = fitted
-    if not MIN_LEAN <= _squash(linear) <= MAX_LEAN:
+    if not MIN_LEAN <= squash(linear) <= MAX_LEAN:
         return None
     pixels = np.eye(3)
     pixels[:2, :2] = linear
