@@ -103,3 +103,14 @@ def test_a_fan_reaching_past_the_pile_region_is_confirmed_once_no_arm_is_in_view
     # still half a second with no arm in view, it is a fan, split like any other.
     found, truth = watch_case("3 at once (fan)", 2, (180, 320), tmp_path)
     assert score_play(found, truth).plays_right == 1
+
+
+def test_a_fan_laid_at_once_that_cannot_be_split_is_still_its_top_card(tmp_path):
+    # Through the encoder at 720p: four cards put down at once, the top card's outline too
+    # soft at the watcher's size for the fan to be split (MIN_SHARPNESS). The still patch,
+    # too big for one card, was never confirmed: the whole play was lost, and the referee
+    # would have ruled the next cards against the red 3 under it. Now it is confirmed once
+    # it has lain still with no arm in view, and its top card (the yellow 5) is a play.
+    found, truth = watch_case("4 at once (fan)", 2, (720, 1280), tmp_path)
+    assert [(f["card"], f["seat"]) for f in found][-1:] == [("y_5", 1)]
+    assert score_play(found, truth).phantom == 0

@@ -579,6 +579,12 @@ is otherwise an arm, or a hand resting there. (Confirming such patches as any ca
 a fan, made three phantom plays on webcam game 303; letting a fan touch the edge wherever no
 arm in view covered it cost two seats on 301-306: vision/NOTEBOOK.md.)"""
 
+UNSPLIT_SPREAD = 45
+"""A fan not split is confirmed only when all of its patch came to rest within this many frames
+(1.5 s at 30 fps) of each other: cards put down in one motion, not a card beside an older
+difference that the watcher has not explained yet (webcam games 483-484: 125-590 frames apart;
+the multi-card plays' fans laid at once, 10-39)."""
+
 FAN_REACH_CARDS = 0.5
 """The fan is what differs from the pile before it within this many card heights of the patch
 it was confirmed by."""
@@ -619,10 +625,39 @@ class FanCards:
             return None
         return self._fan_patch(crop, resting, past_edge=True)
 
+    def _unsplit_fan(self, crop: np.ndarray, resting: np.ndarray) -> np.ndarray | None:
+        """A still patch a fan's size that `split_fan` cannot split (the watcher reads it
+        as its top card, and tries to split it again on each clean frame while it waits),
+        once all of it came to rest together (UNSPLIT_SPREAD), has lain still
+        PAST_EDGE_STILL_FRAMES, and no arm has been in view for PAST_EDGE_QUIET_S; else
+        None. Such a fan was never confirmed at all: the play was
+        lost, and the referee kept the card under it for the top card and ruled every card
+        after it against that one (a fan of four laid at once, 720p, its top card's outline
+        0.6 sharp). Its top card, whose whole outline shows, is the card the next player
+        must follow; the cards under it are left unread."""
+        if not resting.any():
+            return None
+        still = self.still_frames[resting]
+        if still.min() < PAST_EDGE_STILL_FRAMES or still.max() - still.min() > UNSPLIT_SPREAD:
+            return None
+        latest = self.arm_history[-1][0]
+        if any(arms for t, arms in self.arm_history if t >= latest - PAST_EDGE_QUIET_S):
+            return None
+        # Any aspect: three cards fanned wide make a patch about as broad as long.
+        hull = self._card_patch(resting, (FAN_MIN_CARDS_AREA, FAN_AREA_RANGE[1]),
+                                (1.0, FAN_ASPECT_RANGE[1]), past_edge=True)
+        if hull is None:
+            return None
+        top_edge, _ = top_card(crop, hull, self.card_height_px)
+        return hull if top_edge >= MIN_TOP_EDGE else None
+
     def _look_at_fan(self, waiting, frame) -> None:
         """On a clean frame (no hand over the pile) of the waiting card: on the first, is it
         the top card of a fan, and which cards lie under it; on each, read those."""
-        if waiting.clean_frames == 0:
+        if waiting.clean_frames == 0 or (waiting.unsplit_fan and not waiting.under):
+            # A fan not split when confirmed is tried again on each clean frame: whether its
+            # top card's outline passes MIN_SHARPNESS changes from frame to frame with the
+            # noise (0.60-0.68 on one fan of three at rest, 320x180).
             waiting.under = self._cards_under(waiting.played)
         for under in waiting.under:
             reading = self._read_under(under, frame)

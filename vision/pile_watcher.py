@@ -350,6 +350,7 @@ class _WaitingRead:
     differed: float = 1.0  # the fraction of its patch that differed from the pile before it
     stayed: list[float] = field(default_factory=list)  # ... still differs, per clean frame
     under: list[UnderCard] = field(default_factory=list)  # the cards under it, if a fan's top
+    unsplit_fan: bool = False  # confirmed as a fan not split then (`FanCards._unsplit_fan`)
 
     def landed(self) -> bool:
         """Did this change come as a card comes: brought by an arm that was seen, and still
@@ -591,7 +592,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
     def _confirm(self, t: float, crop: np.ndarray, changed: np.ndarray, hand_over: bool
                  ) -> list[Event]:
         resting = changed & (self.still_frames >= STABLE_FRAMES)
-        hull, leftover = self._card_patch(resting), None
+        hull, leftover, unsplit_fan = self._card_patch(resting), None, False
         if hull is None and resting.any():
             # Something older may still differ next to it (what the last hand left, a card
             # not yet confirmed under a jump-in): try the pixels that came to rest lately,
@@ -610,6 +611,9 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
             if hull is None and not hand_over:
                 hull = self._largest_piece(resting, changed)
                 leftover = None if hull is None else resting & ~hull
+            if hull is None and not hand_over:
+                hull = self._unsplit_fan(crop, resting)  # split while it is read, or not at all
+                unsplit_fan = hull is not None
         if hull is None or \
                 (self.still_frames[hull] < MOVED_LATELY_FRAMES).mean() > MAX_MOVING_IN_CARD:
             return []
@@ -674,7 +678,8 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         self._adopt(crop, hull)
         self.came_to_rest = hull
         differed = float(self._differs(crop, self.clipped, played.before)[hull].mean())
-        self.waiting = _WaitingRead(played, t, list(self.recent_frames), differed=differed)
+        self.waiting = _WaitingRead(played, t, list(self.recent_frames), differed=differed,
+                                    unsplit_fan=unsplit_fan)
         return settled
 
     # -- reading a card --------------------------------------------------------------------
@@ -721,7 +726,8 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         if reading is not None:
             waiting.readings.append(reading)
             waiting.read_at.append(frame.t_s)
-        if waiting.clean_frames >= READ_FRAMES:
+        if waiting.clean_frames >= READ_FRAMES and not (waiting.unsplit_fan and
+                                                         not waiting.under):
             return self._settle_waiting()
         return []
 
