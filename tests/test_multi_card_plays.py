@@ -111,6 +111,14 @@ def test_a_fan_laid_at_once_that_cannot_be_split_is_still_its_top_card(tmp_path)
     # too big for one card, was never confirmed: the whole play was lost, and the referee
     # would have ruled the next cards against the red 3 under it. Now it is confirmed once
     # it has lain still with no arm in view, and its top card (the yellow 5) is a play.
-    found, truth = watch_case("4 at once (fan)", 2, (720, 1280), tmp_path)
+    found, truth = watch_case("4 at once (fan)", 4, (720, 1280), tmp_path)
     assert [(f["card"], f["seat"]) for f in found][-1:] == [("y_5", 1)]
     assert score_play(found, truth).phantom == 0
+
+
+def test_a_soft_fan_laid_at_once_is_split_where_its_strips_show_other_colours(tmp_path):
+    # The same at 720p, another seed: the fan confirmed unsplit is split after all, its top
+    # card's outline under MIN_SHARPNESS, because each strip under it shows another colour
+    # than the top card (a misfitted single card leaves a strip of its own colour).
+    found, truth = watch_case("4 at once (fan)", 2, (720, 1280), tmp_path)
+    assert score_play(found, truth).plays_right == 1

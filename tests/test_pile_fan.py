@@ -138,6 +138,23 @@ def test_a_fan_too_blurred_to_see_its_outlines_is_not_split():
         is None
 
 
+@pytest.mark.parametrize("blur", [1.5, 2])
+def test_a_soft_fan_is_split_when_asked_only_where_its_strip_shows_another_colour(blur):
+    # A fan confirmed whole and unsplit (`FanCards._unsplit_fan`) may be split with its top
+    # card's outline soft, but only on colour's word: a red card under a green one is a
+    # card; a green strip beside a green card may be the top card misfitted.
+    area = CARD_LONG ** 2 * 2 / 3
+    image, changed, rects = drawn_fan([(0.3, 10.0)], blur=blur)
+    region = fan_region(changed, area)
+    assert split_fan(image, region, changed, CARD_LONG) is None
+    fan = split_fan(image, region, changed, CARD_LONG, soft_if_coloured=True)
+    assert fan is not None and len(fan.cards) == 2
+    assert math.dist(fan.cards[0].centre, rects[0].centre) <= 0.12 * CARD_LONG
+    same, same_changed, _ = drawn_fan([(0.3, 10.0)], blur=blur, colours=[COLOURS[1]] * 2)
+    assert split_fan(same, fan_region(same_changed, area), same_changed, CARD_LONG,
+                     soft_if_coloured=True) is None
+
+
 def test_the_truth_reader_reads_a_card_under_the_top_one_by_its_depth():
     read = TruthReader([{"t": 1.0, "kind": "card", "card": "r_3"},
                         {"t": 2.4, "kind": "card", "card": "r_5"},

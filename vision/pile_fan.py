@@ -34,6 +34,10 @@ Where the strips do show UNO colours (the fan is split on a frame without a hand
 whose strip holds two colours is two cards' strips (MIXED_STRIP_SHARE), and a strip of another
 colour than the top card's cannot be the top card misfitted (`_one_card_explains` is then not
 asked).
+A still patch too big for one card that nothing else confirmed, all of it come to rest
+together, is confirmed as a fan all the same once no arm has been in view for a while
+(`_unsplit_fan`): its top card is a play, and while it is read it is split again on each clean
+frame, there with a soft top outline too where a strip under it shows another colour.
 """
 
 from __future__ import annotations
@@ -430,14 +434,19 @@ def outline_sharpness(crop: np.ndarray, rect: CardRect,
     return strength / max(step, 1.0)
 
 
-def split_fan(crop: np.ndarray, patch: np.ndarray, changed: np.ndarray, card_long: float
-              ) -> Fan | None:
+def split_fan(crop: np.ndarray, patch: np.ndarray, changed: np.ndarray, card_long: float,
+              soft_if_coloured: bool = False) -> Fan | None:
     """The cards of a fan in `patch` (bool, the convex hull of a still change; `changed`: its
     pixels that differ from the pile before), bottom first, or None when the patch is one
-    card (or its top card's outline is not found)."""
+    card (or its top card's outline is not found). With `soft_if_coloured`, a top card's
+    outline softer than MIN_SHARPNESS is split too when a card under it shows another
+    colour than it."""
     grads = gradients(crop)
     top_edge, top = top_card(crop, patch, card_long, grads)
-    if top_edge < MIN_TOP_EDGE or outline_sharpness(crop, top, grads) < MIN_SHARPNESS:
+    if top_edge < MIN_TOP_EDGE:
+        return None
+    soft = outline_sharpness(crop, top, grads) < MIN_SHARPNESS
+    if soft and not soft_if_coloured:
         return None
     colours = card_colours(crop)
     cards, explained = _down_the_fan(top, patch, changed, grads, top_edge, colours)
@@ -452,6 +461,8 @@ def split_fan(crop: np.ndarray, patch: np.ndarray, changed: np.ndarray, card_lon
             cards = deeper
     if len(cards) < 2:
         return None
+    if soft and not _another_colour_under(cards, changed & patch, colours):
+        return None  # a strip of its own colour: maybe the top card misfitted
     # A strip of another colour than the top card is no part of it: a misfitted rectangle
     # leaves a strip of its own card's colour, which the one-card check is for. (It refused
     # real fans of cards of two colours: a two-card fan's strip of 0.22 card areas "explained"
@@ -658,13 +669,19 @@ class FanCards:
             # A fan not split when confirmed is tried again on each clean frame: whether its
             # top card's outline passes MIN_SHARPNESS changes from frame to frame with the
             # noise (0.60-0.68 on one fan of three at rest, 320x180).
-            waiting.under = self._cards_under(waiting.played)
+            waiting.under = self._cards_under(waiting.played, waiting.unsplit_fan)
         for under in waiting.under:
             reading = self._read_under(under, frame)
             if reading is not None:
                 under.readings.append(reading)
 
-    def _cards_under(self, played) -> list[UnderCard]:
+    def _cards_under(self, played, unsplit_fan: bool = False) -> list[UnderCard]:
+        """The cards under `played` when it is a fan's top card, deepest first. A fan that
+        came to rest whole and was confirmed unsplit (`_unsplit_fan`) may be split with its
+        top card's outline soft where its strips show other colours than its top card: a
+        single card's misfitted rectangle leaves a strip of its own colour, and a patch that
+        came to rest whole after every other way to confirm it failed is seldom a single card
+        (at 720p, the fans at once measure 0.59-0.63 sharp at the watchers' size)."""
         near = grown(played.hull, round(FAN_REACH_CARDS * self.card_height_px))
         differs = _touching((l1_distance(self.previous, played.before) > CHANGE_L1) & near,
                             played.hull)
@@ -672,7 +689,8 @@ class FanCards:
         if region is None or (region.sum() < FAN_MIN_CARDS_AREA * self.card_area
                               and self._card_sized_mask(region)):
             return []
-        fan = split_fan(self.previous, region, differs, self.card_height_px)
+        fan = split_fan(self.previous, region, differs, self.card_height_px,
+                        soft_if_coloured=unsplit_fan)
         if fan is None or not self._top_came_with(fan.cards[-1], played):
             return []
         under = []
