@@ -637,15 +637,14 @@ class FanCards:
         return self._fan_patch(crop, resting, past_edge=True)
 
     def _unsplit_fan(self, crop: np.ndarray, resting: np.ndarray) -> np.ndarray | None:
-        """A still patch a fan's size that `split_fan` cannot split (the watcher reads it
-        as its top card, and tries to split it again on each clean frame while it waits),
-        once all of it came to rest together (UNSPLIT_SPREAD), has lain still
-        PAST_EDGE_STILL_FRAMES, and no arm has been in view for PAST_EDGE_QUIET_S; else
-        None. Such a fan was never confirmed at all: the play was
-        lost, and the referee kept the card under it for the top card and ruled every card
+        """A still patch a fan's size that `split_fan` cannot split, once all of it came to
+        rest together (UNSPLIT_SPREAD), has lain still PAST_EDGE_STILL_FRAMES and no arm has
+        been in view for PAST_EDGE_QUIET_S; else None. The watcher reads it as its top card,
+        the card the next player must follow, and tries to split it again on each clean frame
+        while the reading waits. Before, such a fan was never confirmed: the whole play was
+        lost, and the referee kept the card under it as the top card and ruled every card
         after it against that one (a fan of four laid at once, 720p, its top card's outline
-        0.6 sharp). Its top card, whose whole outline shows, is the card the next player
-        must follow; the cards under it are left unread."""
+        0.6 sharp)."""
         if not resting.any():
             return None
         still = self.still_frames[resting]
@@ -667,8 +666,8 @@ class FanCards:
         the top card of a fan, and which cards lie under it; on each, read those."""
         if waiting.clean_frames == 0 or (waiting.unsplit_fan and not waiting.under):
             # A fan not split when confirmed is tried again on each clean frame: whether its
-            # top card's outline passes MIN_SHARPNESS changes from frame to frame with the
-            # noise (0.60-0.68 on one fan of three at rest, 320x180).
+            # top card's outline passes MIN_SHARPNESS changes from frame to frame (0.56-0.69
+            # on one fan of three at rest, 320x180, split only 2 s after it came to rest).
             waiting.under = self._cards_under(waiting.played, waiting.unsplit_fan)
         for under in waiting.under:
             reading = self._read_under(under, frame)

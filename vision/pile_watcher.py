@@ -726,6 +726,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
         if reading is not None:
             waiting.readings.append(reading)
             waiting.read_at.append(frame.t_s)
+        # A fan confirmed unsplit is looked at until it splits or the wait runs out.
         if waiting.clean_frames >= READ_FRAMES and not (waiting.unsplit_fan and
                                                          not waiting.under):
             return self._settle_waiting()
