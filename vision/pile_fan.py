@@ -631,10 +631,14 @@ class FanCards:
         on_edge = resting & self.edge
         if not on_edge.any() or self.still_frames[on_edge].min() < PAST_EDGE_STILL_FRAMES:
             return None
-        latest = self.arm_history[-1][0]
-        if any(arms for t, arms in self.arm_history if t >= latest - PAST_EDGE_QUIET_S):
+        if self._arm_seen_lately():
             return None
         return self._fan_patch(crop, resting, past_edge=True)
+
+    def _arm_seen_lately(self) -> bool:
+        """Has an arm been in view anywhere within PAST_EDGE_QUIET_S of the latest frame?"""
+        latest = self.arm_history[-1][0]
+        return any(arms for t, arms in self.arm_history if t >= latest - PAST_EDGE_QUIET_S)
 
     def _unsplit_fan(self, crop: np.ndarray, resting: np.ndarray) -> np.ndarray | None:
         """A still patch a fan's size that `split_fan` cannot split, once all of it came to
@@ -650,8 +654,7 @@ class FanCards:
         still = self.still_frames[resting]
         if still.min() < PAST_EDGE_STILL_FRAMES or still.max() - still.min() > UNSPLIT_SPREAD:
             return None
-        latest = self.arm_history[-1][0]
-        if any(arms for t, arms in self.arm_history if t >= latest - PAST_EDGE_QUIET_S):
+        if self._arm_seen_lately():
             return None
         # Any aspect: three cards fanned wide make a patch about as broad as long.
         hull = self._card_patch(resting, (FAN_MIN_CARDS_AREA, FAN_AREA_RANGE[1]),
@@ -664,7 +667,7 @@ class FanCards:
     def _look_at_fan(self, waiting, frame) -> None:
         """On a clean frame (no hand over the pile) of the waiting card: on the first, is it
         the top card of a fan, and which cards lie under it; on each, read those."""
-        if waiting.clean_frames == 0 or (waiting.unsplit_fan and not waiting.under):
+        if waiting.clean_frames == 0 or waiting.fan_left_unsplit():
             # A fan not split when confirmed is tried again on each clean frame: whether its
             # top card's outline passes MIN_SHARPNESS changes from frame to frame (0.56-0.69
             # on one fan of three at rest, 320x180, split only 2 s after it came to rest).

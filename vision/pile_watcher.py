@@ -352,6 +352,10 @@ class _WaitingRead:
     under: list[UnderCard] = field(default_factory=list)  # the cards under it, if a fan's top
     unsplit_fan: bool = False  # confirmed as a fan not split then (`FanCards._unsplit_fan`)
 
+    def fan_left_unsplit(self) -> bool:
+        """Was it confirmed as a fan not split then, and has no clean frame split it since?"""
+        return self.unsplit_fan and not self.under
+
     def landed(self) -> bool:
         """Did this change come as a card comes: brought by an arm that was seen, and still
         there once the hand had gone (STAYED_MIN)? Frames never clean say nothing against it."""
@@ -727,8 +731,7 @@ class PileWatcher(SameHandCards, FanCards, TakeBacks, CoveredUnsureCards):
             waiting.readings.append(reading)
             waiting.read_at.append(frame.t_s)
         # A fan confirmed unsplit is looked at until it splits or the wait runs out.
-        if waiting.clean_frames >= READ_FRAMES and not (waiting.unsplit_fan and
-                                                         not waiting.under):
+        if waiting.clean_frames >= READ_FRAMES and not waiting.fan_left_unsplit():
             return self._settle_waiting()
         return []
 
